@@ -1,0 +1,127 @@
+//! [`Pooled`], the guard that returns an object to its pool.
+
+use std::fmt;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
+
+use crate::pool::Pool;
+use crate::reset::Reset;
+
+/// An object on loan from a [`Pool`]. Dereferences to the object; when
+/// dropped, resets it and returns it to the pool.
+///
+/// If the guard is dropped while its thread is panicking, the object is
+/// dropped instead of returned: a panic may have left it half-updated, and
+/// the pool never hands out an object in an unknown state. The same holds
+/// if `reset` itself panics.
+///
+/// The guard's own operations are associated functions
+/// ([`Pooled::into_inner`]), not methods, so they never hide a method of
+/// `T`.
+///
+/// # Example
+///
+/// ```
+/// use pool_core::{Pool, Pooled, pool};
+///
+/// pool! { static POOL: Pool<Vec<u32>> = Pool::new(Vec::new); }
+///
+/// let mut v: Pooled<Vec<u32>> = POOL.acquire();
+/// v.push(7); // `Vec` methods through `DerefMut`
+/// assert_eq!(v.len(), 1);
+/// ```
+pub struct Pooled<T: Reset + Send + 'static> {
+    /// Always initialized, except inside `drop` and `into_inner`, which take
+    /// it exactly once and then never touch the guard again.
+    value: ManuallyDrop<Box<T>>,
+    pool: &'static Pool<T>,
+}
+
+impl<T: Reset + Send + 'static> Pooled<T> {
+    #[inline]
+    pub(crate) fn new(value: Box<T>, pool: &'static Pool<T>) -> Self {
+        Pooled {
+            value: ManuallyDrop::new(value),
+            pool,
+        }
+    }
+
+    /// Takes the object out of the pool for good: it will not be reset or
+    /// returned. The pool counts it as detached.
+    ///
+    /// ```
+    /// use pool_core::{Pool, Pooled, pool};
+    ///
+    /// pool! { static POOL: Pool<String> = Pool::new(String::new); }
+    ///
+    /// let mut s = POOL.acquire();
+    /// s.push_str("kept");
+    /// let owned: String = Pooled::into_inner(s);
+    /// assert_eq!(owned, "kept");
+    /// assert_eq!(POOL.stats().detached, 1);
+    /// ```
+    pub fn into_inner(this: Self) -> T {
+        let mut this = ManuallyDrop::new(this);
+        this.pool.detach();
+        // SAFETY: `this.value` is initialized (it is only taken here and in
+        // `drop`), and `this` is wrapped in `ManuallyDrop`, so `drop` will
+        // not run and take it a second time, and nothing reads it after.
+        let value = unsafe { ManuallyDrop::take(&mut this.value) };
+        *value
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Pooled<T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: `self.value` is initialized (only `into_inner` takes it
+        // otherwise, and it suppresses this destructor), and `drop` runs at
+        // most once, so nothing reads the field after this.
+        let value = unsafe { ManuallyDrop::take(&mut self.value) };
+        if std::thread::panicking() {
+            self.pool.discard(value);
+        } else {
+            self.pool.put(value);
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Deref for Pooled<T> {
+    type Target = T;
+
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: Reset + Send + 'static> DerefMut for Pooled<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+impl<T: Reset + Send + 'static> AsRef<T> for Pooled<T> {
+    fn as_ref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: Reset + Send + 'static> AsMut<T> for Pooled<T> {
+    fn as_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+impl<T: Reset + Send + fmt::Debug + 'static> fmt::Debug for Pooled<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: Reset + Send + fmt::Display + 'static> fmt::Display for Pooled<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&**self, f)
+    }
+}

@@ -1,0 +1,393 @@
+//! The shared store: a pool's two tiers of idle objects, primary and victim,
+//! behind one lock.
+//!
+//! Threads reach this store only when their own cache misses or overflows,
+//! and then move objects in batches, so the lock is taken once per batch, not
+//! once per object. Every object the store decides to destroy (over capacity,
+//! or aged out by rotation) goes to a graveyard that is dropped only after the
+//! lock is released: the store never runs user code under its lock.
+
+use crate::sync::{Mutex, MutexGuard, lock};
+
+/// The tier an acquired object came from, for the statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tier {
+    Primary,
+    Victim,
+}
+
+/// A pool's shared idle objects.
+pub(crate) struct Shared<T> {
+    tiers: Mutex<Tiers<T>>,
+    /// Bound on `primary.len() + victim.len()`.
+    capacity: usize,
+}
+
+struct Tiers<T> {
+    /// Objects released in the store's current epoch.
+    primary: Vec<T>,
+    /// Objects that were idle when the epoch last advanced. Served only when
+    /// the primary tier is empty; dropped when the epoch advances again.
+    victim: Vec<T>,
+    /// The epoch the tiers are classified against. Only moves forward.
+    epoch: u64,
+    counts: SharedCounts,
+}
+
+/// Counters kept under the store's lock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SharedCounts {
+    pub(crate) hits_primary: u64,
+    pub(crate) hits_victim: u64,
+    pub(crate) dropped_capacity: u64,
+    pub(crate) dropped_rotation: u64,
+    /// Objects held in both tiers right now.
+    pub(crate) idle: u64,
+}
+
+impl<T> Shared<T> {
+    #[cfg(not(loom))]
+    pub(crate) const fn new(capacity: usize) -> Self {
+        Shared {
+            tiers: Mutex::new(Tiers::new()),
+            capacity,
+        }
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn new(capacity: usize) -> Self {
+        Shared {
+            tiers: Mutex::new(Tiers::new()),
+            capacity,
+        }
+    }
+
+    pub(crate) const fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    pub(crate) const fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+    }
+
+    /// Locks the store after bringing its tiers up to epoch `now`.
+    ///
+    /// If `now` is ahead of the store, the tiers age first: one step moves
+    /// primary to victim and expires the old victim; two or more expire both.
+    /// Expired objects wait in the returned guard's graveyard.
+    pub(crate) fn lock(&self, now: u64) -> Locked<'_, T> {
+        let mut locked = Locked {
+            tiers: lock(&self.tiers),
+            capacity: self.capacity,
+            graveyard: Vec::new(),
+        };
+        locked.advance_to(now);
+        locked
+    }
+
+    /// A snapshot of the counters.
+    pub(crate) fn counts(&self) -> SharedCounts {
+        let tiers = lock(&self.tiers);
+        SharedCounts {
+            idle: (tiers.primary.len() + tiers.victim.len()) as u64,
+            ..tiers.counts
+        }
+    }
+}
+
+impl<T> Tiers<T> {
+    const fn new() -> Self {
+        Tiers {
+            primary: Vec::new(),
+            victim: Vec::new(),
+            epoch: 0,
+            counts: SharedCounts {
+                hits_primary: 0,
+                hits_victim: 0,
+                dropped_capacity: 0,
+                dropped_rotation: 0,
+                idle: 0,
+            },
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.primary.len() + self.victim.len()
+    }
+}
+
+/// The store, locked. Dropping it releases the lock and then destroys the
+/// objects in the graveyard.
+pub(crate) struct Locked<'a, T> {
+    tiers: MutexGuard<'a, Tiers<T>>,
+    capacity: usize,
+    // Declared after `tiers`: struct fields drop in declaration order, so the
+    // lock is released before any object in here is destroyed and its
+    // destructor (user code) runs.
+    graveyard: Vec<T>,
+}
+
+impl<T> Locked<'_, T> {
+    fn advance_to(&mut self, now: u64) {
+        let tiers = &mut *self.tiers;
+        if now <= tiers.epoch {
+            return;
+        }
+        let expired = if now - tiers.epoch == 1 {
+            // The old victims go; the primary tier becomes the victim tier,
+            // keeping its buffer, and the new primary starts with the old
+            // victim's (now empty) buffer.
+            let mut old_victim = std::mem::take(&mut tiers.victim);
+            std::mem::swap(&mut tiers.primary, &mut tiers.victim);
+            tiers.primary = Vec::new();
+            old_victim.shrink_to(0);
+            old_victim
+        } else {
+            let mut expired = std::mem::take(&mut tiers.victim);
+            expired.append(&mut tiers.primary);
+            expired
+        };
+        tiers.epoch = now;
+        tiers.counts.dropped_rotation += expired.len() as u64;
+        self.bury(expired);
+    }
+
+    fn bury(&mut self, mut dead: Vec<T>) {
+        if self.graveyard.is_empty() {
+            std::mem::swap(&mut self.graveyard, &mut dead);
+        } else {
+            self.graveyard.append(&mut dead);
+        }
+    }
+
+    fn room(&self) -> usize {
+        self.capacity.saturating_sub(self.tiers.len())
+    }
+
+    /// Stores the objects of `batch[range]`, released in epoch `origin`, and
+    /// removes them from `batch`. Returns whether any object was stored.
+    ///
+    /// Objects released in the current epoch go to the primary tier,
+    /// evicting victims if the store is full (a fresh object is worth more
+    /// than one that is about to expire); objects from the previous epoch go
+    /// to the victim tier if there is room; older ones are expired. Whatever
+    /// is not stored is buried.
+    pub(crate) fn put_from(
+        &mut self,
+        batch: &mut Vec<T>,
+        range: std::ops::RangeTo<usize>,
+        origin: u64,
+    ) -> bool {
+        let n = range.end.min(batch.len());
+        if n == 0 {
+            return false;
+        }
+        let age = self.tiers.epoch.saturating_sub(origin);
+        let mut dead = Vec::new();
+        let stored = match age {
+            0 => {
+                let room = self.room();
+                let evict = n.saturating_sub(room).min(self.tiers.victim.len());
+                let keep = (room + evict).min(n);
+                let victims = self.tiers.victim.len();
+                dead.extend(self.tiers.victim.drain(victims - evict..));
+                // The objects at the top of the batch are the most recently
+                // released; keep those.
+                let mut moving = batch.drain(..n);
+                dead.extend(moving.by_ref().take(n - keep));
+                self.tiers.primary.extend(moving);
+                self.tiers.counts.dropped_capacity += (n - keep + evict) as u64;
+                keep
+            }
+            1 => {
+                let keep = self.room().min(n);
+                let mut moving = batch.drain(..n);
+                dead.extend(moving.by_ref().take(n - keep));
+                self.tiers.victim.extend(moving);
+                self.tiers.counts.dropped_capacity += (n - keep) as u64;
+                keep
+            }
+            _ => {
+                dead.extend(batch.drain(..n));
+                self.tiers.counts.dropped_rotation += n as u64;
+                0
+            }
+        };
+        self.bury(dead);
+        stored > 0
+    }
+
+    /// Stores one object released in the current epoch. Returns whether it
+    /// was stored (if not, it is buried).
+    pub(crate) fn put_one(&mut self, value: T) -> bool {
+        if self.room() == 0 {
+            match self.tiers.victim.pop() {
+                Some(victim) => {
+                    self.tiers.counts.dropped_capacity += 1;
+                    self.graveyard.push(victim);
+                }
+                None => {
+                    self.tiers.counts.dropped_capacity += 1;
+                    self.graveyard.push(value);
+                    return false;
+                }
+            }
+        }
+        self.tiers.primary.push(value);
+        true
+    }
+
+    /// Takes one object for an acquire: the primary tier first, then the
+    /// victim tier.
+    pub(crate) fn take(&mut self) -> Option<(T, Tier)> {
+        let tiers = &mut *self.tiers;
+        if let Some(value) = tiers.primary.pop() {
+            tiers.counts.hits_primary += 1;
+            Some((value, Tier::Primary))
+        } else if let Some(value) = tiers.victim.pop() {
+            tiers.counts.hits_victim += 1;
+            Some((value, Tier::Victim))
+        } else {
+            None
+        }
+    }
+
+    /// Moves up to `max` objects from the primary tier into `out`, to refill
+    /// a thread's cache. Victims are not moved: they are handed out one at a
+    /// time so that an unused victim still expires on schedule.
+    pub(crate) fn take_batch(&mut self, out: &mut Vec<T>, max: usize) {
+        let primary = &mut self.tiers.primary;
+        let n = max.min(primary.len());
+        out.extend(primary.drain(primary.len() - n..));
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn store(capacity: usize) -> Shared<u32> {
+        Shared::new(capacity)
+    }
+
+    #[test]
+    fn objects_from_the_current_epoch_go_to_primary_and_come_back_first() {
+        let shared = store(8);
+        let mut batch = vec![1, 2, 3];
+        assert!(shared.lock(0).put_from(&mut batch, ..3, 0));
+        assert!(batch.is_empty());
+        let mut locked = shared.lock(0);
+        assert_eq!(locked.take(), Some((3, Tier::Primary)));
+    }
+
+    #[test]
+    fn one_rotation_moves_primary_to_victim_and_two_expire_it() {
+        let shared = store(8);
+        let mut batch = vec![1, 2];
+        shared.lock(0).put_from(&mut batch, ..2, 0);
+        drop(shared.lock(1));
+        let counts = shared.counts();
+        assert_eq!((counts.idle, counts.dropped_rotation), (2, 0));
+        assert_eq!(shared.lock(1).take(), Some((2, Tier::Victim)));
+        drop(shared.lock(2));
+        let counts = shared.counts();
+        assert_eq!((counts.idle, counts.dropped_rotation), (0, 1));
+    }
+
+    #[test]
+    fn skipping_two_epochs_expires_both_tiers() {
+        let shared = store(8);
+        shared.lock(0).put_from(&mut vec![1], ..1, 0);
+        drop(shared.lock(1));
+        shared.lock(1).put_from(&mut vec![2], ..1, 1);
+        drop(shared.lock(3));
+        let counts = shared.counts();
+        assert_eq!((counts.idle, counts.dropped_rotation), (0, 2));
+    }
+
+    #[test]
+    fn objects_released_one_epoch_ago_go_straight_to_victim() {
+        let shared = store(8);
+        shared.lock(5).put_from(&mut vec![7], ..1, 4);
+        assert_eq!(shared.lock(5).take(), Some((7, Tier::Victim)));
+    }
+
+    #[test]
+    fn objects_released_two_epochs_ago_are_expired_not_stored() {
+        let shared = store(8);
+        assert!(!shared.lock(5).put_from(&mut vec![7, 8], ..2, 3));
+        let counts = shared.counts();
+        assert_eq!((counts.idle, counts.dropped_rotation), (0, 2));
+    }
+
+    #[test]
+    fn capacity_bounds_both_tiers_together() {
+        let shared = store(3);
+        shared.lock(0).put_from(&mut vec![1, 2], ..2, 0);
+        drop(shared.lock(1));
+        // Two victims, room for one more: a victim-age batch only fills room.
+        shared.lock(1).put_from(&mut vec![3, 4], ..2, 0);
+        let counts = shared.counts();
+        assert_eq!((counts.idle, counts.dropped_capacity), (3, 1));
+    }
+
+    #[test]
+    fn fresh_objects_evict_victims_when_full() {
+        let shared = store(2);
+        shared.lock(0).put_from(&mut vec![1, 2], ..2, 0);
+        drop(shared.lock(1));
+        shared.lock(1).put_from(&mut vec![3], ..1, 1);
+        let counts = shared.counts();
+        assert_eq!((counts.idle, counts.dropped_capacity), (2, 1));
+        let mut locked = shared.lock(1);
+        assert_eq!(locked.take(), Some((3, Tier::Primary)));
+        assert!(matches!(locked.take(), Some((_, Tier::Victim))));
+    }
+
+    #[test]
+    fn a_full_store_with_no_victims_buries_the_newcomer() {
+        let shared = store(1);
+        assert!(shared.lock(0).put_one(1));
+        assert!(!shared.lock(0).put_one(2));
+        assert_eq!(shared.lock(0).take(), Some((1, Tier::Primary)));
+    }
+
+    #[test]
+    fn put_from_moves_only_the_bottom_of_the_batch() {
+        let shared = store(8);
+        let mut batch = vec![1, 2, 3, 4];
+        shared.lock(0).put_from(&mut batch, ..2, 0);
+        assert_eq!(batch, [3, 4]);
+    }
+
+    #[test]
+    fn take_batch_moves_primaries_only() {
+        let shared = store(8);
+        shared.lock(0).put_from(&mut vec![1], ..1, 0);
+        drop(shared.lock(1));
+        shared.lock(1).put_from(&mut vec![2, 3, 4], ..3, 1);
+        let mut out = Vec::new();
+        shared.lock(1).take_batch(&mut out, 8);
+        assert_eq!(out, [2, 3, 4]);
+        assert_eq!(shared.counts().idle, 1);
+    }
+
+    #[test]
+    fn buried_objects_are_destroyed_after_the_lock_is_released() {
+        use std::sync::Arc;
+        // A destructor that re-enters the store would deadlock if it ran
+        // under the lock.
+        struct Reenter(Arc<Shared<Reenter>>, bool);
+        impl Drop for Reenter {
+            fn drop(&mut self) {
+                if self.1 {
+                    drop(self.0.lock(0));
+                }
+            }
+        }
+        let shared = Arc::new(Shared::new(0));
+        let mut batch = vec![Reenter(shared.clone(), true)];
+        shared.lock(0).put_from(&mut batch, ..1, 0);
+        assert_eq!(shared.counts().dropped_capacity, 1);
+    }
+}

@@ -1,0 +1,209 @@
+//! Pool statistics: the public [`Stats`] snapshot and the counters behind it.
+//!
+//! Counting must not cost the hot path a shared cache line, so the two
+//! counters bumped on every acquire and release (`hits_local`, `returned`)
+//! live per thread, each thread's on its own cache line, written by that
+//! thread alone with a load and a store (no read-modify-write). A snapshot
+//! sums the live threads' counters with the totals of threads that have
+//! exited. The rare events (creation, detaching, discarding) are pool-wide
+//! atomics; the shared store counts its own events under its lock.
+
+use crossbeam_utils::CachePadded;
+
+use crate::sync::{Arc, AtomicU64, Mutex, Ordering, lock};
+
+/// A snapshot of a pool's counters, from [`Pool::stats`](crate::Pool::stats).
+///
+/// Counters only grow, except `idle`. Taken while other threads use the
+/// pool, a snapshot is a consistent-enough sum of counters read one by one;
+/// taken when no thread is acquiring or releasing, it is exact, and
+/// `created + reused()` objects have been handed out, of which
+/// `in_use()` are held now.
+///
+/// # Example
+///
+/// ```
+/// use pool_core::{Pool, pool};
+///
+/// pool! {
+///     static NAMES: Pool<String> = Pool::new(String::new);
+/// }
+///
+/// drop(NAMES.acquire()); // created, then returned
+/// drop(NAMES.acquire()); // reused from this thread's cache
+/// let stats = NAMES.stats();
+/// assert_eq!(stats.created, 1);
+/// assert_eq!(stats.hits_local, 1);
+/// assert_eq!(stats.returned, 2);
+/// assert_eq!(stats.idle, 1);
+/// assert_eq!(stats.in_use(), 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Stats {
+    /// Objects made by the pool's constructor, because no idle one was found.
+    pub created: u64,
+    /// Acquires served from the calling thread's cache.
+    pub hits_local: u64,
+    /// Acquires served from the shared primary tier.
+    pub hits_primary: u64,
+    /// Acquires served from the shared victim tier (objects that had been
+    /// idle across one rotation).
+    pub hits_victim: u64,
+    /// Objects given back to the pool, reset, by dropping their guard.
+    pub returned: u64,
+    /// Returned objects dropped because the tiers were full.
+    pub dropped_capacity: u64,
+    /// Idle objects dropped by rotation (idle across two rotations).
+    pub dropped_rotation: u64,
+    /// Objects dropped instead of returned: their guard was dropped during a
+    /// panic, or their `reset` panicked.
+    pub discarded: u64,
+    /// Objects taken out of the pool for good with
+    /// [`Pooled::into_inner`](crate::Pooled::into_inner).
+    pub detached: u64,
+    /// Objects idle in the pool now, in the shared tiers and the thread
+    /// caches.
+    pub idle: u64,
+}
+
+impl Stats {
+    /// Acquires served by an idle object, from any tier.
+    ///
+    /// ```
+    /// # use pool_core::Stats;
+    /// let stats = Stats::default();
+    /// assert_eq!(stats.reused(), stats.hits_local + stats.hits_primary + stats.hits_victim);
+    /// ```
+    pub fn reused(&self) -> u64 {
+        self.hits_local + self.hits_primary + self.hits_victim
+    }
+
+    /// All acquires: created plus reused.
+    ///
+    /// ```
+    /// # use pool_core::Stats;
+    /// assert_eq!(Stats::default().acquired(), 0);
+    /// ```
+    pub fn acquired(&self) -> u64 {
+        self.created + self.reused()
+    }
+
+    /// Objects handed out and not yet returned, discarded or detached.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// let held = POOL.acquire();
+    /// assert_eq!(POOL.stats().in_use(), 1);
+    /// drop(held);
+    /// assert_eq!(POOL.stats().in_use(), 0);
+    /// ```
+    pub fn in_use(&self) -> u64 {
+        self.acquired()
+            .saturating_sub(self.returned + self.discarded + self.detached)
+    }
+}
+
+/// The counters one thread bumps on its hot path.
+#[derive(Default)]
+pub(crate) struct ThreadCounters {
+    pub(crate) hits_local: AtomicU64,
+    pub(crate) returned: AtomicU64,
+}
+
+/// Adds one to a counter that only its owning thread writes.
+///
+/// A load and a store instead of `fetch_add`: with a single writer no
+/// increment can be lost, and the pair compiles to plain moves rather than a
+/// locked instruction. Readers on other threads see some recent value.
+#[inline]
+pub(crate) fn bump(counter: &AtomicU64) {
+    counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+}
+
+pub(crate) type ThreadHandle = Arc<CachePadded<ThreadCounters>>;
+
+/// A pool's view of its threads' counters.
+pub(crate) struct Counters {
+    pub(crate) created: AtomicU64,
+    /// Returns that did not go through a thread cache.
+    pub(crate) returned: AtomicU64,
+    pub(crate) discarded: AtomicU64,
+    pub(crate) detached: AtomicU64,
+    threads: Mutex<Threads>,
+}
+
+struct Threads {
+    live: Vec<ThreadHandle>,
+    /// Totals of threads that have exited.
+    retired_hits_local: u64,
+    retired_returned: u64,
+}
+
+impl Counters {
+    #[cfg(not(loom))]
+    pub(crate) const fn new() -> Self {
+        Counters {
+            created: AtomicU64::new(0),
+            returned: AtomicU64::new(0),
+            discarded: AtomicU64::new(0),
+            detached: AtomicU64::new(0),
+            threads: Mutex::new(Threads::new()),
+        }
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
+        Counters {
+            created: AtomicU64::new(0),
+            returned: AtomicU64::new(0),
+            discarded: AtomicU64::new(0),
+            detached: AtomicU64::new(0),
+            threads: Mutex::new(Threads::new()),
+        }
+    }
+
+    /// Registers a thread and returns its counters.
+    pub(crate) fn join(&self) -> ThreadHandle {
+        let handle = ThreadHandle::default();
+        lock(&self.threads).live.push(handle.clone());
+        handle
+    }
+
+    /// Folds an exiting thread's counters into the retired totals.
+    pub(crate) fn leave(&self, handle: &ThreadHandle) {
+        let mut threads = lock(&self.threads);
+        if let Some(at) = threads.live.iter().position(|h| Arc::ptr_eq(h, handle)) {
+            threads.live.swap_remove(at);
+        }
+        threads.retired_hits_local += handle.hits_local.load(Ordering::Relaxed);
+        threads.retired_returned += handle.returned.load(Ordering::Relaxed);
+    }
+
+    /// The thread-cache counters, summed: `(hits_local, returned)`.
+    pub(crate) fn thread_totals(&self) -> (u64, u64) {
+        let threads = lock(&self.threads);
+        threads.live.iter().fold(
+            (threads.retired_hits_local, threads.retired_returned),
+            |(hits, returned), h| {
+                (
+                    hits + h.hits_local.load(Ordering::Relaxed),
+                    returned + h.returned.load(Ordering::Relaxed),
+                )
+            },
+        )
+    }
+}
+
+impl Threads {
+    const fn new() -> Self {
+        Threads {
+            live: Vec::new(),
+            retired_hits_local: 0,
+            retired_returned: 0,
+        }
+    }
+}

@@ -1,0 +1,2 @@
+//! `#[derive(Poolable)]` for `pool-core`. Use it through `pool_core::Poolable`.
+#![forbid(unsafe_code)]
