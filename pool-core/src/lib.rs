@@ -87,10 +87,5 @@ pub use stats::Stats;
 #[cfg(feature = "derive")]
 pub use pool_derive::Poolable;
 
-/// Items used by the code that [`pool!`] and `#[derive(Poolable)]` generate.
-/// Not public API: anything here may change in any release.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::local::LocalCache;
-    pub use crate::pool::{PoolType, with_local};
-}
+pub mod __private;
