@@ -71,7 +71,7 @@ mod shared;
 mod stats;
 mod sync;
 
-#[cfg(all(test, loom))]
+#[cfg(test)]
 mod tests;
 
 #[cfg(not(loom))]

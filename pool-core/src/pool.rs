@@ -4,6 +4,7 @@ use std::fmt;
 use std::thread::LocalKey;
 
 use crate::epoch::{self, Rotate};
+#[cfg(not(loom))]
 use crate::guard::Pooled;
 use crate::local::{Local, LocalCache, Owner};
 use crate::reset::Reset;

@@ -108,7 +108,6 @@ impl Stats {
 }
 
 /// The counters one thread bumps on its hot path.
-#[derive(Default)]
 pub(crate) struct ThreadCounters {
     pub(crate) hits_local: AtomicU64,
     pub(crate) returned: AtomicU64,
@@ -168,7 +167,10 @@ impl Counters {
 
     /// Registers a thread and returns its counters.
     pub(crate) fn join(&self) -> ThreadHandle {
-        let handle = ThreadHandle::default();
+        let handle = Arc::new(CachePadded::new(ThreadCounters {
+            hits_local: AtomicU64::new(0),
+            returned: AtomicU64::new(0),
+        }));
         lock(&self.threads).live.push(handle.clone());
         handle
     }

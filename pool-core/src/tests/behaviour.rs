@@ -1,0 +1,525 @@
+//! Each test declares its own pool type, so tests running in parallel never
+//! share a pool. `rotate()` is global, though: every test that reads tier
+//! statistics holds `EPOCH_LOCK`, so that another test's rotation cannot
+//! move its objects between tiers mid-test.
+
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::{Pool, Poolable, Pooled, Reset, pool, rotate};
+
+static EPOCH_LOCK: Mutex<()> = Mutex::new(());
+
+fn epoch_lock() -> MutexGuard<'static, ()> {
+    EPOCH_LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Declares a pooled type that counts its live instances.
+macro_rules! counted {
+    ($name:ident, $pool:expr) => {
+        #[derive(Debug)]
+        struct $name {
+            data: Vec<u8>,
+            id: usize,
+        }
+
+        impl $name {
+            fn live() -> usize {
+                LIVE.load(Ordering::SeqCst)
+            }
+        }
+
+        static LIVE: AtomicUsize = AtomicUsize::new(0);
+        static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                LIVE.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+
+        impl Reset for $name {
+            fn reset(&mut self) {
+                self.data.clear();
+            }
+        }
+
+        impl Poolable for $name {
+            fn create() -> Self {
+                LIVE.fetch_add(1, Ordering::SeqCst);
+                $name {
+                    data: Vec::with_capacity(16),
+                    id: NEXT_ID.fetch_add(1, Ordering::SeqCst),
+                }
+            }
+
+            fn pool() -> &'static Pool<Self> {
+                pool! { static POOL: Pool<$name> = $pool; }
+                &POOL
+            }
+        }
+    };
+}
+
+mod reuse {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn a_released_object_comes_back_reset_with_its_allocation() {
+        let _epoch = epoch_lock();
+        let mut first = Obj::acquire();
+        first.data.extend_from_slice(b"dirty");
+        let (id, buffer) = (first.id, first.data.as_ptr());
+        drop(first);
+
+        let second = Obj::acquire();
+        assert_eq!(second.id, id, "the same object is handed out again");
+        assert!(second.data.is_empty(), "reset ran on release");
+        assert_eq!(second.data.as_ptr(), buffer, "its buffer was kept");
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.created, stats.hits_local, stats.returned), (1, 1, 1));
+        assert_eq!(Obj::live(), 1);
+    }
+}
+
+mod tiers {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).thread_capacity(0));
+
+    #[test]
+    fn acquire_takes_primary_then_victim_then_creates() {
+        let _epoch = epoch_lock();
+        // With no thread cache, releases go straight to the shared store.
+        let (a, b) = (Obj::acquire(), Obj::acquire());
+        let a_id = a.id;
+        drop(a);
+        rotate(); // `a` is now a victim
+        let b_id = b.id;
+        drop(b); // `b` is primary
+
+        let first = Obj::acquire();
+        let second = Obj::acquire();
+        let third = Obj::acquire();
+        assert_eq!(first.id, b_id, "primary first");
+        assert_eq!(second.id, a_id, "then the victim");
+        let stats = Obj::pool().stats();
+        assert_eq!(stats.hits_primary, 1);
+        assert_eq!(stats.hits_victim, 1);
+        assert_eq!(stats.created, 3, "then the constructor");
+        assert!(third.id != a_id && third.id != b_id);
+    }
+}
+
+mod rotation {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).thread_capacity(0));
+
+    #[test]
+    fn idle_for_one_rotation_is_served_idle_for_two_is_dropped() {
+        let _epoch = epoch_lock();
+        drop(Obj::acquire());
+        rotate();
+        assert_eq!(Obj::live(), 1, "one rotation: kept as a victim");
+        assert_eq!(Obj::pool().stats().idle, 1);
+        rotate();
+        assert_eq!(Obj::live(), 0, "two rotations: destructor ran");
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.idle, stats.dropped_rotation), (0, 1));
+    }
+}
+
+mod thread_cache_aging {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn a_thread_cache_one_epoch_old_serves_its_objects_as_victims() {
+        let _epoch = epoch_lock();
+        let obj = Obj::acquire();
+        let id = obj.id;
+        drop(obj); // in this thread's cache
+        rotate();
+        let again = Obj::acquire();
+        assert_eq!(again.id, id);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.hits_local, stats.hits_victim), (0, 1));
+    }
+}
+
+mod thread_cache_expiry {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn a_thread_cache_two_epochs_old_drops_its_objects_on_next_use() {
+        let _epoch = epoch_lock();
+        let held: Vec<_> = (0..3).map(|_| Obj::acquire()).collect();
+        drop(held); // three objects in this thread's cache
+        rotate();
+        rotate();
+        assert_eq!(Obj::live(), 3, "caches age lazily, on their next use");
+        let fresh = Obj::acquire();
+        assert_eq!(Obj::live(), 1, "the stale objects were dropped");
+        assert_eq!(fresh.id, 3, "and a new one made");
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.dropped_rotation, stats.created), (3, 4));
+    }
+}
+
+mod spill {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).thread_capacity(4));
+
+    #[test]
+    fn a_full_thread_cache_spills_half_to_the_shared_store() {
+        let _epoch = epoch_lock();
+        let held: Vec<_> = (0..5).map(|_| Obj::acquire()).collect();
+        drop(held);
+        assert_eq!(Obj::pool().stats().idle, 5);
+        // Another thread finds the spilled objects in the shared store.
+        let id = std::thread::spawn(|| Obj::acquire().id).join().unwrap();
+        assert!(id < 5, "reused, not created");
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.created, stats.hits_primary), (5, 1));
+    }
+}
+
+mod thread_exit {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn an_exiting_thread_hands_its_cache_to_the_shared_store() {
+        let _epoch = epoch_lock();
+        std::thread::spawn(|| {
+            let held: Vec<_> = (0..3).map(|_| Obj::acquire()).collect();
+            drop(held);
+        })
+        .join()
+        .unwrap();
+        assert_eq!(Obj::live(), 3, "nothing dropped");
+        assert_eq!(Obj::pool().stats().idle, 3);
+        let reused: Vec<_> = (0..3).map(|_| Obj::acquire()).collect();
+        let stats = Obj::pool().stats();
+        assert_eq!(stats.created, 3, "all three reused on this thread");
+        assert_eq!(stats.reused(), 3);
+        drop(reused);
+    }
+}
+
+mod release_after_cache_is_gone {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    thread_local! {
+        static HELD: Cell<Option<Pooled<Obj>>> = const { Cell::new(None) };
+    }
+
+    #[test]
+    fn a_guard_dropped_during_thread_teardown_is_not_lost() {
+        let _epoch = epoch_lock();
+        // The guard lives in another thread-local, whose destructor may run
+        // before or after the pool's cache is destroyed. Either way the
+        // object must end up in the shared store.
+        std::thread::spawn(|| HELD.with(|held| held.set(Some(Obj::acquire()))))
+            .join()
+            .unwrap();
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.in_use(), stats.idle, stats.returned), (0, 1, 1));
+        assert_eq!(Obj::acquire().id, 0, "and it is served again");
+    }
+}
+
+mod panics {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn a_guard_dropped_during_a_panic_discards_its_object() {
+        let _epoch = epoch_lock();
+        let result = catch_unwind(|| {
+            let mut obj = Obj::acquire();
+            obj.data.push(1);
+            panic!("half-way through an update");
+        });
+        assert!(result.is_err());
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.discarded, stats.idle, stats.in_use()), (1, 0, 0));
+        assert_eq!(Obj::live(), 0, "dropped, not cached");
+    }
+}
+
+mod panicking_reset {
+    use super::*;
+
+    static FAIL: AtomicBool = AtomicBool::new(false);
+    static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+    struct Fragile;
+    impl Drop for Fragile {
+        fn drop(&mut self) {
+            LIVE.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    impl Reset for Fragile {
+        fn reset(&mut self) {
+            assert!(!FAIL.load(Ordering::SeqCst), "reset failed");
+        }
+    }
+    impl Poolable for Fragile {
+        fn create() -> Self {
+            LIVE.fetch_add(1, Ordering::SeqCst);
+            Fragile
+        }
+        fn pool() -> &'static Pool<Self> {
+            pool! { static POOL: Pool<Fragile> = Pool::new(Fragile::create); }
+            &POOL
+        }
+    }
+
+    #[test]
+    fn a_reset_that_panics_never_returns_the_object_and_the_pool_stays_usable() {
+        let _epoch = epoch_lock();
+        let obj = Fragile::acquire();
+        FAIL.store(true, Ordering::SeqCst);
+        assert!(catch_unwind(AssertUnwindSafe(|| drop(obj))).is_err());
+        FAIL.store(false, Ordering::SeqCst);
+        assert_eq!(LIVE.load(Ordering::SeqCst), 0, "the object was dropped");
+        let stats = Fragile::pool().stats();
+        assert_eq!((stats.discarded, stats.returned, stats.idle), (1, 0, 0));
+
+        drop(Fragile::acquire());
+        let stats = Fragile::pool().stats();
+        assert_eq!((stats.created, stats.returned, stats.idle), (2, 1, 1));
+    }
+}
+
+mod capacity {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).capacity(2).thread_capacity(0));
+
+    #[test]
+    fn returns_past_capacity_are_dropped() {
+        let _epoch = epoch_lock();
+        let held: Vec<_> = (0..5).map(|_| Obj::acquire()).collect();
+        drop(held);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.idle, stats.dropped_capacity), (2, 3));
+        assert_eq!(Obj::live(), 2);
+    }
+}
+
+mod thread_capacity {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).capacity(0).thread_capacity(3));
+
+    #[test]
+    fn a_thread_cache_never_holds_more_than_its_capacity() {
+        let _epoch = epoch_lock();
+        let held: Vec<_> = (0..10).map(|_| Obj::acquire()).collect();
+        drop(held);
+        // Spills find no room in the shared store (capacity 0).
+        assert!(Obj::live() <= 3, "{} objects kept", Obj::live());
+        let stats = Obj::pool().stats();
+        assert_eq!(stats.idle as usize, Obj::live());
+        assert_eq!(stats.dropped_capacity as usize, 10 - Obj::live());
+    }
+}
+
+mod detach {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn into_inner_takes_the_object_out_for_good() {
+        let _epoch = epoch_lock();
+        let mut obj = Obj::acquire();
+        obj.data.push(9);
+        let owned = Pooled::into_inner(obj);
+        assert_eq!(owned.data, [9], "not reset");
+        drop(owned);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.detached, stats.returned, stats.idle), (1, 0, 0));
+        assert_eq!(Obj::live(), 0);
+    }
+}
+
+mod reentrant {
+    use super::*;
+
+    /// A tree of pooled nodes: resetting a node releases its children into
+    /// the same pool while the pool is in the middle of a release.
+    struct Node {
+        children: Vec<Pooled<Node>>,
+    }
+    impl Reset for Node {
+        fn reset(&mut self) {
+            self.children.clear();
+        }
+    }
+    impl Poolable for Node {
+        fn create() -> Self {
+            Node {
+                children: Vec::new(),
+            }
+        }
+        fn pool() -> &'static Pool<Self> {
+            pool! { static POOL: Pool<Node> = Pool::new(Node::create).thread_capacity(2); }
+            &POOL
+        }
+    }
+
+    #[test]
+    fn reset_may_release_objects_of_the_same_pool() {
+        let _epoch = epoch_lock();
+        let mut root = Node::acquire();
+        for _ in 0..3 {
+            let mut child = Node::acquire();
+            child.children.push(Node::acquire());
+            root.children.push(child);
+        }
+        drop(root);
+        let stats = Node::pool().stats();
+        assert_eq!(stats.created, 7);
+        assert_eq!((stats.returned, stats.in_use()), (7, 0));
+        assert_eq!(stats.idle + stats.dropped_capacity, 7, "none lost");
+    }
+}
+
+mod exclusive {
+    use super::*;
+
+    /// An object that knows whether a guard holds it.
+    struct Slot {
+        held: AtomicBool,
+        scribble: u64,
+    }
+    impl Reset for Slot {
+        fn reset(&mut self) {
+            self.scribble = 0;
+        }
+    }
+    impl Poolable for Slot {
+        fn create() -> Self {
+            Slot {
+                held: AtomicBool::new(false),
+                scribble: 0,
+            }
+        }
+        fn pool() -> &'static Pool<Self> {
+            pool! {
+                static POOL: Pool<Slot> = Pool::new(Slot::create).capacity(8).thread_capacity(4);
+            }
+            &POOL
+        }
+    }
+
+    #[test]
+    fn threads_acquiring_at_once_never_share_an_object() {
+        let _epoch = epoch_lock();
+        let (threads, rounds) = if cfg!(miri) { (3, 20) } else { (4, 2_000) };
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                s.spawn(move || {
+                    for round in 0..rounds {
+                        let mut held: Vec<_> =
+                            (0..1 + (round + t) % 5).map(|_| Slot::acquire()).collect();
+                        for slot in &mut held {
+                            assert!(!slot.held.swap(true, Ordering::SeqCst), "shared");
+                            assert_eq!(slot.scribble, 0, "handed out without reset");
+                            slot.scribble = 1 + t as u64;
+                        }
+                        for slot in &held {
+                            slot.held.store(false, Ordering::SeqCst);
+                        }
+                        if round % 64 == 0 && t == 0 {
+                            rotate();
+                        }
+                    }
+                });
+            }
+        });
+        let stats = Slot::pool().stats();
+        assert_eq!(stats.in_use(), 0);
+        assert_eq!(
+            stats.created,
+            stats.idle + stats.dropped_capacity + stats.dropped_rotation,
+            "every object made is idle or was dropped: {stats:?}"
+        );
+    }
+}
+
+mod unpooled_static {
+    use super::*;
+
+    /// A pool built without `pool!` has no thread cache but works.
+    static BARE: Pool<Vec<u8>> = Pool::new(Vec::new);
+
+    #[test]
+    fn a_pool_without_thread_cache_goes_through_the_shared_store() {
+        let _epoch = epoch_lock();
+        let mut v = BARE.acquire();
+        v.push(1);
+        drop(v);
+        assert!(BARE.acquire().is_empty());
+        let stats = BARE.stats();
+        assert_eq!((stats.created, stats.hits_primary, stats.hits_local), (1, 1, 0));
+    }
+}
+
+mod guard_traits {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    pool! { static WORDS: Pool<String> = Pool::new(String::new); }
+
+    #[test]
+    fn the_guard_is_send_and_sync_and_formats_as_its_object() {
+        assert_send_sync::<Pooled<String>>();
+        let mut w = WORDS.acquire();
+        w.push_str("hi");
+        assert_eq!(format!("{w} {w:?}"), "hi \"hi\"");
+        assert_eq!(AsRef::<String>::as_ref(&w), "hi");
+    }
+
+    #[test]
+    fn a_guard_may_be_returned_from_another_thread() {
+        let _epoch = epoch_lock();
+        let w = WORDS.acquire();
+        std::thread::spawn(move || drop(w)).join().unwrap();
+        assert_eq!(WORDS.stats().in_use(), 0);
+    }
+}
+
+#[cfg(not(miri))]
+mod rotator {
+    use super::*;
+    use crate::Rotator;
+    use std::time::{Duration, Instant};
+
+    counted!(Obj, Pool::new(Obj::create).thread_capacity(0));
+
+    #[test]
+    fn the_rotator_drops_idle_objects_in_the_background() {
+        let _epoch = epoch_lock();
+        drop(Obj::acquire());
+        let rotator = Rotator::spawn(Duration::from_millis(5)).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Obj::live() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(rotator);
+        assert_eq!(Obj::live(), 0);
+        assert_eq!(Obj::pool().stats().dropped_rotation, 1);
+    }
+
+    #[test]
+    fn a_zero_period_is_refused() {
+        let err = Rotator::spawn(Duration::ZERO).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    }
+}
