@@ -1,6 +1,142 @@
 //! Items used by the code that [`pool!`](crate::pool!) and
 //! `#[derive(Poolable)]` generate. Not public API: anything here may change
 //! in any release.
+//!
+//! [`ResetField`] and [`CreateDefault`] add nothing at run time: each
+//! forwards to one standard method and is inlined away. They exist so that a
+//! mistake in a derived struct is reported on the offending field, in the
+//! derive's own words (`#[diagnostic::on_unimplemented]`), rather than as a
+//! bare trait bound: when a blanket impl's bound fails for the same type,
+//! rustc reports the trait that was asked for (ours) with its message, not
+//! the inner bound. [`MaxCapacity`] is the run-time half of
+//! `#[pool(max_capacity = N)]`, with a diagnostic of its own.
+
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hash};
+
+use crate::reset::Reset;
 
 pub use crate::local::LocalCache;
 pub use crate::pool::{PoolType, with_local};
+
+/// Resets one field of a derived struct: `<FieldType as ResetField>` is how
+/// the derive calls [`Reset::reset`], so that a field type without `Reset`
+/// is reported at the field, with the ways out.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Reset`, so `#[derive(Poolable)]` cannot reset this field",
+    label = "this field's type does not implement `Reset`",
+    note = "add `#[pool(skip)]`, `#[pool(default)]` or `#[pool(reset = path)]` to the field, or implement `Reset` for `{Self}`"
+)]
+pub trait ResetField {
+    /// [`Reset::reset`].
+    fn reset_field(&mut self);
+}
+
+impl<T: Reset + ?Sized> ResetField for T {
+    #[allow(
+        clippy::inline_always,
+        reason = "a forwarding shim: it must cost nothing over calling `reset` directly, also unoptimised"
+    )]
+    #[inline(always)]
+    fn reset_field(&mut self) {
+        self.reset();
+    }
+}
+
+/// Makes a new object of a derived struct that has no `#[pool(new = path)]`,
+/// with `Default`: the bound that tells the user both ways out when missing.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` needs a constructor for `#[derive(Poolable)]`",
+    label = "`{Self}` does not implement `Default`",
+    note = "derive or implement `Default` for `{Self}`, or name a constructor with `#[pool(new = path)]` (a `fn() -> {Self}`)"
+)]
+pub trait CreateDefault: Sized {
+    /// [`Default::default`].
+    fn create_default() -> Self;
+}
+
+impl<T: Default> CreateDefault for T {
+    #[allow(
+        clippy::inline_always,
+        reason = "a forwarding shim: it must cost nothing over calling `default` directly, also unoptimised"
+    )]
+    #[inline(always)]
+    fn create_default() -> Self {
+        T::default()
+    }
+}
+
+/// Shrinks a buffer whose capacity exceeds a bound: the run-time half of a
+/// field's `#[pool(max_capacity = N)]`.
+#[diagnostic::on_unimplemented(
+    message = "`#[pool(max_capacity = ...)]` needs a type with a capacity, and `{Self}` has none",
+    label = "`{Self}` has no capacity to bound",
+    note = "`max_capacity` applies to `String`, `Vec`, `VecDeque`, `HashMap`, `HashSet` and `BinaryHeap` fields; remove it from this field"
+)]
+pub trait MaxCapacity {
+    /// If the capacity is above `max`, shrinks it to (about) `max`; an
+    /// in-bounds buffer is left alone, allocation and all.
+    fn shrink_past(&mut self, max: usize);
+}
+
+macro_rules! impl_max_capacity {
+    ($([$($params:tt)*] $t:ty),* $(,)?) => {
+        $(
+            impl<$($params)*> MaxCapacity for $t {
+                #[inline]
+                fn shrink_past(&mut self, max: usize) {
+                    if self.capacity() > max {
+                        self.shrink_to(max);
+                    }
+                }
+            }
+        )*
+    };
+}
+
+impl_max_capacity!(
+    [] String,
+    [T] Vec<T>,
+    [T] VecDeque<T>,
+    [K: Eq + Hash, V, S: BuildHasher] HashMap<K, V, S>,
+    [T: Eq + Hash, S: BuildHasher] HashSet<T, S>,
+    [T: Ord] BinaryHeap<T>,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::MaxCapacity;
+    use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+
+    #[test]
+    fn shrink_past_shrinks_only_buffers_above_the_bound() {
+        let mut big: Vec<u8> = Vec::with_capacity(4096);
+        big.shrink_past(64);
+        assert!(big.capacity() >= 64 && big.capacity() < 4096);
+
+        let mut small: Vec<u8> = Vec::with_capacity(32);
+        let ptr = small.as_ptr();
+        small.shrink_past(64);
+        assert_eq!(small.as_ptr(), ptr, "an in-bounds buffer is kept");
+        assert_eq!(small.capacity(), 32);
+    }
+
+    #[test]
+    fn shrink_past_covers_every_collection_with_a_capacity() {
+        let mut string = String::with_capacity(1024);
+        let mut deque: VecDeque<u8> = VecDeque::with_capacity(1024);
+        let mut map: HashMap<u8, u8> = HashMap::with_capacity(1024);
+        let mut set: HashSet<u8> = HashSet::with_capacity(1024);
+        let mut heap: BinaryHeap<u8> = BinaryHeap::with_capacity(1024);
+        string.shrink_past(16);
+        deque.shrink_past(16);
+        map.shrink_past(16);
+        set.shrink_past(16);
+        heap.shrink_past(16);
+        assert!(string.capacity() < 1024);
+        assert!(deque.capacity() < 1024);
+        assert!(map.capacity() < 1024);
+        assert!(set.capacity() < 1024);
+        assert!(heap.capacity() < 1024);
+    }
+}

@@ -83,7 +83,28 @@ pub use pool::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Pool, Poolable};
 pub use reset::Reset;
 pub use stats::Stats;
 
-/// Derives [`Poolable`] and [`Reset`] for a struct.
+/// Derives [`Poolable`] and [`Reset`] for a struct: each field is reset as its
+/// `#[pool(...)]` attributes say, and the type gets its own static pool with a
+/// per-thread cache. The attributes are documented below.
+///
+/// ```
+/// use pool_core::Poolable;
+///
+/// #[derive(Poolable, Default)]
+/// #[pool(capacity = 256)]
+/// struct Request {
+///     path: String,
+///     #[pool(max_capacity = 65536)]
+///     body: Vec<u8>,
+///     #[pool(skip)]
+///     worker: usize,
+/// }
+///
+/// let mut req = Request::acquire();
+/// req.path.push_str("/index.html");
+/// drop(req);
+/// assert!(Request::acquire().path.is_empty());
+/// ```
 #[cfg(feature = "derive")]
 pub use pool_derive::Poolable;
 

@@ -100,6 +100,11 @@ use std::sync::{Mutex, PoisonError, RwLock};
 /// ```
 ///
 /// `#[derive(Poolable)]` generates an impl like this one for you.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Reset`",
+    label = "`{Self}` cannot be reset for reuse",
+    note = "derive `Poolable` for it or implement `Reset` by hand; as a field of a derived struct, `#[pool(skip)]`, `#[pool(default)]` or `#[pool(reset = path)]` also work"
+)]
 pub trait Reset {
     /// Resets `self` in place to the state of a newly made value, keeping
     /// any allocation it owns.

@@ -19,12 +19,15 @@ fn epoch_lock() -> MutexGuard<'static, ()> {
 /// Declares a pooled type that counts its live instances.
 macro_rules! counted {
     ($name:ident, $pool:expr) => {
+        // Not every test reads every field and counter.
+        #[allow(dead_code)]
         #[derive(Debug)]
         struct $name {
             data: Vec<u8>,
             id: usize,
         }
 
+        #[allow(dead_code)]
         impl $name {
             fn live() -> usize {
                 LIVE.load(Ordering::SeqCst)
@@ -466,7 +469,10 @@ mod unpooled_static {
         drop(v);
         assert!(BARE.acquire().is_empty());
         let stats = BARE.stats();
-        assert_eq!((stats.created, stats.hits_primary, stats.hits_local), (1, 1, 0));
+        assert_eq!(
+            (stats.created, stats.hits_primary, stats.hits_local),
+            (1, 1, 0)
+        );
     }
 }
 

@@ -1,0 +1,60 @@
+//! The derive input as the later stages see it: the syn tree, borrowed, with
+//! every `#[pool(...)]` attribute already read into typed slots.
+
+use syn::{Data as SynData, DeriveInput, Fields, Index, Member, Type};
+
+use crate::attr;
+use crate::ctxt::Ctxt;
+
+pub(crate) struct Input<'a> {
+    pub(crate) original: &'a DeriveInput,
+    pub(crate) attrs: attr::Container,
+    pub(crate) data: Data<'a>,
+}
+
+/// What was derived on. Only structs are supported; the other two are kept
+/// so that validation can point at them.
+pub(crate) enum Data<'a> {
+    /// Named, tuple or unit (no fields) struct.
+    Struct(Vec<Field<'a>>),
+    Enum(&'a syn::DataEnum),
+    Union(&'a syn::DataUnion),
+}
+
+pub(crate) struct Field<'a> {
+    /// `self.#member`: the name, or the index of a tuple struct's field.
+    pub(crate) member: Member,
+    pub(crate) ty: &'a Type,
+    pub(crate) attrs: attr::Field,
+}
+
+impl<'a> Input<'a> {
+    pub(crate) fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Self {
+        let attrs = attr::Container::from_ast(cx, &input.attrs);
+        let data = match &input.data {
+            SynData::Struct(data) => Data::Struct(fields(cx, &data.fields)),
+            SynData::Enum(data) => Data::Enum(data),
+            SynData::Union(data) => Data::Union(data),
+        };
+        Input {
+            original: input,
+            attrs,
+            data,
+        }
+    }
+}
+
+fn fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| Field {
+            member: match &field.ident {
+                Some(ident) => Member::Named(ident.clone()),
+                None => Member::Unnamed(Index::from(i)),
+            },
+            ty: &field.ty,
+            attrs: attr::Field::from_ast(cx, &field.attrs),
+        })
+        .collect()
+}

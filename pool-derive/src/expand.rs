@@ -1,0 +1,378 @@
+//! Generates the `Reset` and `Poolable` impls of a valid input.
+//!
+//! The output reads like the impl one would write by hand:
+//!
+//! ```text
+//! const _: () = {
+//!     #[automatically_derived]
+//!     impl ::pool_core::Reset for Request {
+//!         #[inline]
+//!         fn reset(&mut self) {
+//!             <String as ::pool_core::__private::ResetField>::reset_field(&mut self.name);
+//!             <Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut self.body);
+//!             <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut self.body, 65536);
+//!             self.mode = <Mode as ::core::default::Default>::default();
+//!             reset_scores(&mut self.scores);
+//!         }
+//!     }
+//!     #[automatically_derived]
+//!     impl ::pool_core::Poolable for Request {
+//!         #[inline]
+//!         fn create() -> Self {
+//!             <Request as ::pool_core::__private::CreateDefault>::create_default()
+//!         }
+//!         #[inline]
+//!         fn pool() -> &'static ::pool_core::Pool<Self> {
+//!             ::pool_core::pool! {
+//!                 static __POOL: ::pool_core::Pool<Request> =
+//!                     ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create).capacity(1024);
+//!             }
+//!             &__POOL
+//!         }
+//!     }
+//! };
+//! ```
+//!
+//! Each field's statement is spanned at the field's type (or at the user's
+//! path), so a missing trait is reported there. The `__private` traits are
+//! forwarding shims, inlined away, that exist for their diagnostics.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Index, Member, Path};
+
+use crate::ast::{Data, Field, Input};
+use crate::ctxt::Ctxt;
+use crate::{fallback, valid};
+
+/// The whole derive: read, check, then generate; on any error, the errors
+/// and a stub impl.
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let ast = Input::from_syn(&cx, input);
+    valid::check(&cx, &ast);
+    let krate = ast.attrs.krate();
+    match cx.check() {
+        Ok(()) => impl_poolable(&ast, &krate),
+        Err(error) => fallback::expand(input, &krate, &error),
+    }
+}
+
+fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
+    let ident = &input.original.ident;
+    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
+    let Data::Struct(fields) = &input.data else {
+        unreachable!("`valid::check` rejects enums and unions")
+    };
+    let resets = fields.iter().map(|field| reset_field(krate, field));
+    let create = if let Some(new) = &input.attrs.new {
+        // Through a typed `let`, so a constructor of the wrong type is
+        // reported at the path as "expected `fn() -> Request`".
+        let path = &new.value;
+        quote_spanned!(at(path.span())=> let __create: fn() -> Self = #path; __create())
+    } else {
+        quote_spanned! {at(ident.span())=>
+            <#ident as #krate::__private::CreateDefault>::create_default()
+        }
+    };
+    let capacity = input.attrs.capacity.as_ref().map(|set| {
+        let count = &set.value;
+        quote!(.capacity(#count))
+    });
+    let thread_capacity = input.attrs.thread_capacity.as_ref().map(|set| {
+        let count = &set.value;
+        quote!(.thread_capacity(#count))
+    });
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
+                #[inline]
+                fn reset(&mut self) {
+                    #(#resets)*
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #krate::Poolable for #ident #ty_generics #where_clause {
+                #[inline]
+                fn create() -> Self {
+                    #create
+                }
+
+                #[inline]
+                fn pool() -> &'static #krate::Pool<Self> {
+                    #krate::pool! {
+                        static __POOL: #krate::Pool<#ident> =
+                            #krate::Pool::new(<#ident as #krate::Poolable>::create)
+                                #capacity
+                                #thread_capacity;
+                    }
+                    &__POOL
+                }
+            }
+        };
+    }
+}
+
+/// The statements that reset one field, as its attributes say: nothing for
+/// `skip`, a `Default` for `default`, the user's function for `reset`, else
+/// the field type's `Reset`; then the shrink for `max_capacity`.
+fn reset_field(krate: &Path, field: &Field<'_>) -> TokenStream {
+    let Field { member, ty, attrs } = field;
+    let span = at(ty.span());
+    let reset = if attrs.skip.is_some() {
+        return TokenStream::new();
+    } else if attrs.default.is_some() {
+        quote_spanned!(span=> self.#member = <#ty as ::core::default::Default>::default();)
+    } else if let Some(reset) = &attrs.reset {
+        let path = &reset.value;
+        // The whole call at the path, so a function of the wrong type is
+        // reported there rather than across the field.
+        let span = path.span();
+        let member = respan(member, span);
+        quote_spanned!(span=> #path(&mut self.#member);)
+    } else {
+        quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut self.#member);)
+    };
+    let shrink = attrs.max_capacity.as_ref().map(|max| {
+        let max = &max.value;
+        quote_spanned! {span=>
+            <#ty as #krate::__private::MaxCapacity>::shrink_past(&mut self.#member, #max);
+        }
+    });
+    quote!(#reset #shrink)
+}
+
+/// `member`, as if written at `span`.
+fn respan(member: &Member, span: Span) -> Member {
+    match member {
+        Member::Named(ident) => {
+            let mut ident = ident.clone();
+            ident.set_span(span);
+            Member::Named(ident)
+        }
+        Member::Unnamed(index) => Member::Unnamed(Index {
+            index: index.index,
+            span,
+        }),
+    }
+}
+
+/// A span for generated tokens that the compiler reports at `location` (the
+/// user's field type or struct name) but that lints still see as coming
+/// from the derive, so a user's lint settings do not apply to our code.
+fn at(location: Span) -> Span {
+    Span::call_site().located_at(location)
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+    use syn::{DeriveInput, ImplItem, Item, parse_quote};
+
+    use super::derive;
+
+    /// The derive's output for `input`, printed (see it with
+    /// `cargo test -p pool-derive -- --nocapture`) and parsed back.
+    fn expand(input: &DeriveInput) -> Vec<Item> {
+        let output = derive(input);
+        println!("{output}");
+        let file: syn::File = syn::parse2(output).expect("the output is valid Rust");
+        file.items
+    }
+
+    /// The items inside the output's `const _: () = { ... };`.
+    fn const_block_items(items: &[Item]) -> Vec<Item> {
+        let consts: Vec<_> = items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Const(item) => Some(item),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(consts.len(), 1, "everything sits in one `const _` block");
+        assert_eq!(consts[0].ident, "_");
+        let syn::Expr::Block(block) = &*consts[0].expr else {
+            panic!("`const _` holds a block");
+        };
+        block
+            .block
+            .stmts
+            .iter()
+            .map(|stmt| match stmt {
+                syn::Stmt::Item(item) => item.clone(),
+                other => panic!("unexpected statement {}", quote!(#other)),
+            })
+            .collect()
+    }
+
+    /// The statements of the generated `Reset::reset`, one string each.
+    fn reset_statements(items: &[Item]) -> Vec<String> {
+        let items = const_block_items(items);
+        let reset = items
+            .iter()
+            .find_map(|item| match item {
+                Item::Impl(imp) if quote!(#imp).to_string().contains(":: Reset for") => Some(imp),
+                _ => None,
+            })
+            .expect("a `Reset` impl");
+        let ImplItem::Fn(function) = &reset.items[0] else {
+            panic!("`Reset` has one fn");
+        };
+        assert_eq!(function.sig.ident, "reset");
+        let statements: Vec<String> = function
+            .block
+            .stmts
+            .iter()
+            .map(|stmt| quote!(#stmt).to_string())
+            .collect();
+        println!(
+            "fn reset(&mut self) {{\n    {}\n}}",
+            statements.join("\n    ")
+        );
+        statements
+    }
+
+    fn strings(statements: &[TokenStream]) -> Vec<String> {
+        statements.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn reset_is_one_straight_line_statement_per_field_as_its_attributes_say() {
+        let input: DeriveInput = parse_quote! {
+            #[derive(Poolable, Default)]
+            #[pool(capacity = 1024, thread_capacity = 32)]
+            struct Request {
+                name: String,
+                age: u32,
+                tags: Vec<String>,
+                #[pool(max_capacity = 65536)]
+                body: Vec<u8>,
+                #[pool(skip)]
+                id: u64,
+                #[pool(default)]
+                mode: Mode,
+                #[pool(reset = reset_scores)]
+                scores: [f32; 4],
+            }
+        };
+        let items = expand(&input);
+        let expected = strings(&[
+            quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut self.name);),
+            quote!(<u32 as ::pool_core::__private::ResetField>::reset_field(&mut self.age);),
+            quote!(<Vec<String> as ::pool_core::__private::ResetField>::reset_field(&mut self.tags);),
+            quote!(<Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut self.body);),
+            quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut self.body, 65536);),
+            quote!(self.mode = <Mode as ::core::default::Default>::default();),
+            quote!(reset_scores(&mut self.scores);),
+        ]);
+        assert_eq!(reset_statements(&items), expected);
+    }
+
+    #[test]
+    fn the_pool_is_a_typed_static_with_the_struct_capacities() {
+        let input: DeriveInput = parse_quote! {
+            #[pool(capacity = 1024, thread_capacity = PER_THREAD, new = Self::make)]
+            struct Request {
+                name: String,
+            }
+        };
+        let output = const_block_items(&expand(&input));
+        let poolable = quote!(#(#output)*).to_string();
+        for expected in [
+            quote!(#[automatically_derived] impl ::pool_core::Poolable for Request),
+            quote!(let __create: fn() -> Self = Self::make; __create()),
+            quote! {
+                ::pool_core::pool! {
+                    static __POOL: ::pool_core::Pool<Request> =
+                        ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create)
+                            .capacity(1024)
+                            .thread_capacity(PER_THREAD);
+                }
+                &__POOL
+            },
+        ] {
+            let expected = expected.to_string();
+            assert!(
+                poolable.contains(&expected),
+                "missing `{expected}` in `{poolable}`"
+            );
+        }
+    }
+
+    #[test]
+    fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
+        let tuple: DeriveInput = parse_quote! {
+            struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
+        };
+        let expected = strings(&[
+            quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut self.0);),
+            quote!(self.2 = <Mode as ::core::default::Default>::default();),
+        ]);
+        assert_eq!(reset_statements(&expand(&tuple)), expected);
+
+        let unit: DeriveInput = parse_quote!(
+            struct Unit;
+        );
+        assert!(reset_statements(&expand(&unit)).is_empty());
+    }
+
+    #[test]
+    fn the_crate_path_can_be_overridden() {
+        let input: DeriveInput = parse_quote! {
+            #[pool(crate = my::pool)]
+            struct Job { input: Vec<u8> }
+        };
+        let output = derive(&input).to_string();
+        assert!(output.contains(&quote!(impl my::pool::Reset for Job).to_string()));
+        assert!(output.contains(&quote!(my::pool::pool!).to_string()));
+        assert!(!output.contains("pool_core"), "{output}");
+    }
+
+    #[test]
+    fn every_error_is_reported_at_once_with_a_stub_impl() {
+        let input: DeriveInput = parse_quote! {
+            #[pool(capcity = 1, thread_capacity = "lots")]
+            struct Request<T> {
+                #[pool(skip, default)]
+                a: u8,
+                #[pool(max_capacity)]
+                b: Vec<T>,
+            }
+        };
+        let items = expand(&input);
+        let errors = items
+            .iter()
+            .filter(|item| {
+                quote!(#item)
+                    .to_string()
+                    .starts_with(":: core :: compile_error !")
+            })
+            .count();
+        assert_eq!(
+            errors, 5,
+            "unknown key, wrong value, conflict, no value, generics"
+        );
+        let stub = quote!(#(#items)*).to_string();
+        assert!(
+            stub.contains(
+                &quote!(
+                    fn reset(&mut self) {}
+                )
+                .to_string()
+            ),
+            "{stub}"
+        );
+        assert!(
+            stub.contains(&quote!(Self: ::core::marker::Send + 'static).to_string()),
+            "{stub}"
+        );
+        assert!(
+            stub.contains(&quote!(::core::unreachable!()).to_string()),
+            "{stub}"
+        );
+    }
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs the loom models of pool-core's concurrent core (pool-core/src/tests/loom_*.rs).
+#
+#   scripts/loom.sh                        # every model, preemption bound 4
+#   LOOM_MAX_PREEMPTIONS=4 scripts/loom.sh # a deeper search
+#   scripts/loom.sh rotation               # only models whose name matches
+#
+# The models build pool-core with `--cfg loom`, which swaps std's atomics and
+# locks for loom's (pool-core/src/sync.rs); a separate target directory keeps
+# that build from invalidating the normal one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RUSTFLAGS="--cfg loom ${RUSTFLAGS:-}"
+export LOOM_MAX_PREEMPTIONS="${LOOM_MAX_PREEMPTIONS:-4}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/loom}"
+filter="${1:-loom}"
+exec cargo test -p pool-core --no-default-features --lib --release -- "$filter"
