@@ -110,3 +110,8 @@ pub use pool_derive::Poolable;
 
 #[doc(hidden)]
 pub mod __private;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
