@@ -72,7 +72,8 @@ struct Request {
 fn parse_into(req: &mut Request, n: usize) {
     req.method.push_str("POST");
     req.path.push_str("/api/v1/people?page=");
-    req.path.push_str(if n % 2 == 0 { "even" } else { "odd" });
+    req.path
+        .push_str(if n.is_multiple_of(2) { "even" } else { "odd" });
     req.params.extend([n as u64, 20, 3]);
     req.body.extend_from_slice(&[b'x'; 512]);
     req.body[0] = n as u8;

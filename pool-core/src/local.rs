@@ -14,47 +14,45 @@
 
 use std::cell::RefCell;
 
+use crate::epoch;
 use crate::pool::Pool;
 use crate::reset::Reset;
 use crate::stats::{ThreadHandle, bump};
 
-/// The epoch of a cache that has not yet been tied to its pool. The global
-/// epoch never reaches it, so the fast path's epoch comparison also sends a
-/// thread's first use of a pool down the slow path, where it registers.
-const UNREGISTERED: u64 = u64::MAX;
-
 /// A thread's cache of idle objects for one pool.
 ///
-/// Only [`pool!`](crate::pool!) and the derive create these, inside a
-/// `thread_local!`; it has no public methods.
+/// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
+/// initialized value of a `thread_local!`; it has no public methods.
 #[doc(hidden)]
 pub struct LocalCache<T: Reset + Send + 'static> {
     pub(crate) cell: RefCell<Local<T>>,
 }
 
 pub(crate) struct Local<T: Reset + Send + 'static> {
-    /// Idle objects; the most recently released on top.
+    /// Idle objects; the most recently released on top. Allocated once with
+    /// room for exactly `thread_capacity` objects and never grown, so its
+    /// capacity is the bound the fast path checks.
     pub(crate) items: Vec<Box<T>>,
     /// The epoch `items` were released in.
     pub(crate) epoch: u64,
-    /// Set when the cache registers with its pool, on first use.
-    pub(crate) owner: Option<Owner<T>>,
-}
-
-pub(crate) struct Owner<T: Reset + Send + 'static> {
     pub(crate) pool: &'static Pool<T>,
+    /// This thread's hot-path counters, registered with the pool.
     pub(crate) counters: ThreadHandle,
 }
 
 impl<T: Reset + Send + 'static> LocalCache<T> {
-    /// An empty cache, not yet tied to a pool.
-    #[allow(clippy::new_without_default)] // only ever built in a `const` initializer
-    pub const fn new() -> Self {
+    /// The cache of the calling thread for `pool`, registered with the pool.
+    ///
+    /// Runs once per thread, on the thread's first use of the pool (it is the
+    /// `thread_local!`'s initializer), so the fast paths never have to ask
+    /// whether the cache is set up.
+    pub fn new(pool: &'static Pool<T>) -> Self {
         LocalCache {
             cell: RefCell::new(Local {
-                items: Vec::new(),
-                epoch: UNREGISTERED,
-                owner: None,
+                items: Vec::with_capacity(pool.thread_capacity_value()),
+                epoch: epoch::epoch().now(),
+                pool,
+                counters: pool.join_thread(),
             }),
         }
     }
@@ -68,33 +66,33 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
             return None;
         }
         let value = local.items.pop()?;
-        if let Some(owner) = &local.owner {
-            bump(&owner.counters.hits_local);
-        }
+        bump(&local.counters.hits_local);
         Some(value)
     }
 
     /// The fast path of a release: pushes `value` if the cache is current
     /// and has room; otherwise hands it back.
     #[inline]
-    pub(crate) fn push(&self, value: Box<T>, now: u64, capacity: usize) -> Result<(), Box<T>> {
+    pub(crate) fn push(&self, value: Box<T>, now: u64) -> Result<(), Box<T>> {
         let Ok(mut local) = self.cell.try_borrow_mut() else {
             return Err(value);
         };
-        if local.epoch != now || local.items.len() >= capacity {
+        if local.epoch != now || local.is_full() {
             return Err(value);
         }
         local.items.push(value);
-        if let Some(owner) = &local.owner {
-            bump(&owner.counters.returned);
-        }
+        bump(&local.counters.returned);
         Ok(())
     }
 }
 
 impl<T: Reset + Send + 'static> Local<T> {
-    pub(crate) fn is_registered(&self) -> bool {
-        self.epoch != UNREGISTERED
+    /// Whether the cache holds `thread_capacity` objects. Comparing with the
+    /// vector's own capacity (allocated as exactly `thread_capacity`) lets the
+    /// compiler drop `push`'s growth check.
+    #[inline]
+    pub(crate) fn is_full(&self) -> bool {
+        self.items.len() == self.items.capacity()
     }
 }
 
@@ -103,9 +101,7 @@ impl<T: Reset + Send + 'static> Drop for LocalCache<T> {
     /// that another thread can use them (or rotation can reclaim them).
     fn drop(&mut self) {
         let local = self.cell.get_mut();
-        if let Some(owner) = local.owner.take() {
-            owner.pool.retire(local, &owner.counters);
-        }
+        local.pool.retire(local);
     }
 }
 

@@ -6,7 +6,7 @@ use std::thread::LocalKey;
 use crate::epoch::{self, Rotate};
 #[cfg(not(loom))]
 use crate::guard::Pooled;
-use crate::local::{Local, LocalCache, Owner};
+use crate::local::{Local, LocalCache};
 use crate::reset::Reset;
 use crate::shared::Shared;
 use crate::stats::{Counters, Stats, ThreadHandle, bump};
@@ -221,14 +221,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
     fn take_slow(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Box<T> {
         let found = match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
             Some(mut local) => {
-                self.settle(&mut local, now);
                 let mut shared = self.shared.lock(now);
                 self.turn_over(&mut local, &mut shared, now);
                 let found = shared.take();
                 if found.is_some() {
                     // Refill half the cache in the same critical section, so
                     // the next acquires on this thread are lock-free again.
-                    shared.take_batch(&mut local.items, self.thread_capacity / 2);
+                    let room = local.items.capacity() - local.items.len();
+                    shared.take_batch(&mut local.items, room.min(self.thread_capacity / 2));
                 }
                 // Release the borrow before `shared` drops: its graveyard
                 // runs destructors, which may use this pool.
@@ -289,7 +289,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn give(&'static self, cache: Option<&LocalCache<T>>, value: Box<T>, now: u64) {
         match cache {
             Some(cache) => {
-                if let Err(value) = cache.push(value, now, self.thread_capacity) {
+                if let Err(value) = cache.push(value, now) {
                     self.put_slow(Some(cache), value, now);
                 }
             }
@@ -302,19 +302,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
     fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Box<T>, now: u64) {
         let stored = match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
             Some(mut local) if self.thread_capacity > 0 => {
-                self.settle(&mut local, now);
                 let mut shared = self.shared.lock(now);
                 let mut stored = self.turn_over(&mut local, &mut shared, now);
-                if local.items.len() >= self.thread_capacity {
+                if local.is_full() {
                     // Spill the older half in one batch; keep the recently
                     // used (cache-warm) top.
                     let half = local.items.len().div_ceil(2);
                     stored |= shared.put_from(&mut local.items, ..half, now);
                 }
                 local.items.push(value);
-                if let Some(owner) = &local.owner {
-                    bump(&owner.counters.returned);
-                }
+                bump(&local.counters.returned);
                 // Release the borrow before `shared` drops its graveyard.
                 drop(local);
                 stored
@@ -329,15 +326,13 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// Registers this thread's cache with the pool on its first use.
-    fn settle(&'static self, local: &mut Local<T>, _now: u64) {
-        if local.owner.is_none() {
-            local.items.reserve_exact(self.thread_capacity);
-            local.owner = Some(Owner {
-                pool: self,
-                counters: self.counters.join(),
-            });
-        }
+    /// Registers a thread's cache; returns its counters.
+    pub(crate) fn join_thread(&self) -> ThreadHandle {
+        self.counters.join()
+    }
+
+    pub(crate) const fn thread_capacity_value(&self) -> usize {
+        self.thread_capacity
     }
 
     /// Ages this thread's cache to epoch `now`: objects cached in an earlier
@@ -349,7 +344,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         shared: &mut crate::shared::Locked<'_, Box<T>>,
         now: u64,
     ) -> bool {
-        let stored = if local.is_registered() && local.epoch != now {
+        let stored = if local.epoch != now {
             let len = local.items.len();
             shared.put_from(&mut local.items, ..len, local.epoch)
         } else {
@@ -361,14 +356,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Called when a thread's cache is destroyed: its objects go to the
     /// shared store, its counters to the pool's totals.
-    pub(crate) fn retire(&'static self, local: &mut Local<T>, counters: &ThreadHandle) {
+    pub(crate) fn retire(&'static self, local: &mut Local<T>) {
         let now = epoch::epoch().now();
         let len = local.items.len();
         let stored = self
             .shared
             .lock(now)
             .put_from(&mut local.items, ..len, local.epoch);
-        self.counters.leave(counters);
+        self.counters.leave(&local.counters);
         if stored {
             self.register();
         }
@@ -534,7 +529,7 @@ macro_rules! pool {
             ::std::thread_local! {
                 static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
                     <$ty as $crate::__private::PoolType>::Item,
-                > = const { $crate::__private::LocalCache::new() };
+                > = $crate::__private::LocalCache::new(&$name);
             }
             $crate::__private::with_local($init, &__POOL_CORE_LOCAL)
         };

@@ -11,7 +11,7 @@ fn rotation_racing_with_spills_and_refills_loses_nothing() {
     loom::model(|| {
         let pool = pool(2, 1);
         let worker = thread::spawn(move || {
-            let cache = LocalCache::new();
+            let cache = LocalCache::new(pool);
             let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
             release(pool, &cache, a);
             release(pool, &cache, b); // spills one to the shared store
@@ -29,7 +29,7 @@ fn two_rotations_after_the_last_release_empty_the_shared_store() {
     loom::model(|| {
         let pool = pool(4, 0);
         let worker = thread::spawn(move || {
-            let cache = LocalCache::new();
+            let cache = LocalCache::new(pool);
             let obj = acquire(pool, &cache);
             release(pool, &cache, obj);
         });

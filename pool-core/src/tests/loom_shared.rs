@@ -17,7 +17,7 @@ fn two_threads_spilling_and_refilling_lose_nothing() {
         let threads: Vec<_> = (0..2)
             .map(|_| {
                 thread::spawn(move || {
-                    let cache = LocalCache::new();
+                    let cache = LocalCache::new(pool);
                     let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
                     release(pool, &cache, a);
                     release(pool, &cache, b);
@@ -41,14 +41,14 @@ fn objects_acquired_on_one_thread_and_released_on_another_are_kept() {
         let producer = {
             let handoff = handoff.clone();
             thread::spawn(move || {
-                let cache = LocalCache::new();
+                let cache = LocalCache::new(pool);
                 for _ in 0..2 {
                     let obj = acquire(pool, &cache);
                     handoff.lock().unwrap().push(obj);
                 }
             })
         };
-        let cache = LocalCache::new();
+        let cache = LocalCache::new(pool);
         for _ in 0..2 {
             if let Some(obj) = handoff.lock().unwrap().pop() {
                 release(pool, &cache, obj);
@@ -69,12 +69,12 @@ fn a_thread_exit_flushing_its_cache_races_with_an_acquire() {
     loom::model(|| {
         let pool = pool(4, 4);
         let exiting = thread::spawn(move || {
-            let cache = LocalCache::new();
+            let cache = LocalCache::new(pool);
             let obj = acquire(pool, &cache);
             release(pool, &cache, obj);
             // `cache` drops here: the thread's exit.
         });
-        let cache = LocalCache::new();
+        let cache = LocalCache::new(pool);
         let obj = acquire(pool, &cache);
         release(pool, &cache, obj);
         exiting.join().unwrap();
