@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Instructions per round trip (acquire -> write a few bytes -> drop) for the
+# pool, a fresh Box, and a hand-written thread_local free list, counted by
+# callgrind. Runs benches/callgrind.rs.
+#
+#   scripts/callgrind.sh           # build, measure, print a table
+#   KEEP=1 scripts/callgrind.sh    # also keep the callgrind.out.* files
+#
+# Each variant runs twice, with N = 100_000 and N = 200_000 round trips (after
+# the same 1000-round-trip warm-up); (Ir(200k) - Ir(100k)) / 100k is the cost
+# of one round trip with start-up, warm-up and exit cancelled out. It
+# includes the driving loop and the call into the variant's function
+# (about 6 instructions, the same for every variant).
+#
+# `none` is the baseline: the same write and reset on an object the loop
+# holds, no acquire or release. "net" = Ir/op - Ir/op(none): what getting
+# and giving back the object costs. "x tl" compares with thread_local.
+#
+# To see where a variant's instructions go:
+#   valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.pool \
+#       "$BIN" pool 200000
+#   callgrind_annotate cg.pool          # Ir per function and source line
+#   objdump -d -C --no-show-raw-insn "$BIN" | less   # rt_pool, drop_in_place<Pooled<..>>
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+N1=100000
+N2=200000
+VARIANTS=(none thread_local pool box)
+
+# Build the bench binary and find its path.
+if ! BIN=$(cargo bench --bench callgrind --no-run --message-format=json-render-diagnostics |
+    jq -r 'select(.reason == "compiler-artifact" and .target.name == "callgrind"
+                  and .executable != null) | .executable' | tail -n 1) ||
+    [[ -z "$BIN" || ! -x "$BIN" ]]; then
+    echo "build failed; see: cargo bench --bench callgrind --no-run" >&2
+    exit 1
+fi
+echo "binary: $BIN"
+
+OUT=$(mktemp -d)
+if [[ -z "${KEEP:-}" ]]; then
+    trap 'rm -rf "$OUT"' EXIT
+else
+    echo "callgrind output kept in $OUT"
+fi
+
+# Total instructions executed (Ir) for one run.
+ir() {
+    local variant=$1 n=$2 file="$OUT/callgrind.out.$1.$2"
+    valgrind --tool=callgrind --callgrind-out-file="$file" "$BIN" "$variant" "$n" \
+        >/dev/null 2>"$file.log"
+    # The "summary:" (or "totals:") line holds the total Ir.
+    awk '/^(summary|totals):/ { print $2; exit }' "$file"
+}
+
+declare -A PER
+for v in "${VARIANTS[@]}"; do
+    a=$(ir "$v" "$N1")
+    b=$(ir "$v" "$N2")
+    PER[$v]=$(awk -v a="$a" -v b="$b" -v d="$((N2 - N1))" 'BEGIN { printf "%.2f", (b - a) / d }')
+    echo "$v $a $b" >>"$OUT/raw"
+done
+
+echo
+printf '%-14s %14s %14s %9s %8s %8s\n' variant "Ir(N=$N1)" "Ir(N=$N2)" "Ir/op" "net" "x tl"
+while read -r v a b; do
+    printf '%-14s %14s %14s %9s %8s %8s\n' "$v" "$a" "$b" "${PER[$v]}" \
+        "$(awk -v p="${PER[$v]}" -v z="${PER[none]}" 'BEGIN { printf "%.2f", p - z }')" \
+        "$(awk -v p="${PER[$v]}" -v t="${PER[thread_local]}" 'BEGIN { printf "%.3f", p / t }')"
+done <"$OUT/raw"
