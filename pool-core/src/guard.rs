@@ -4,7 +4,7 @@ use std::fmt;
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 
-use crate::pool::Pool;
+use crate::pool::{Boxed, Pool};
 use crate::reset::Reset;
 
 /// An object on loan from a [`Pool`]. Dereferences to the object; when
@@ -33,13 +33,13 @@ use crate::reset::Reset;
 pub struct Pooled<T: Reset + Send + 'static> {
     /// Always initialized, except inside `drop` and `into_inner`, which take
     /// it exactly once and then never touch the guard again.
-    value: ManuallyDrop<Box<T>>,
+    value: ManuallyDrop<Boxed<T>>,
     pool: &'static Pool<T>,
 }
 
 impl<T: Reset + Send + 'static> Pooled<T> {
     #[inline]
-    pub(crate) fn new(value: Box<T>, pool: &'static Pool<T>) -> Self {
+    pub(crate) fn new(value: Boxed<T>, pool: &'static Pool<T>) -> Self {
         Pooled {
             value: ManuallyDrop::new(value),
             pool,
@@ -67,7 +67,7 @@ impl<T: Reset + Send + 'static> Pooled<T> {
         // `drop`), and `this` is wrapped in `ManuallyDrop`, so `drop` will
         // not run and take it a second time, and nothing reads it after.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
-        *value
+        crossbeam_utils::CachePadded::into_inner(*value)
     }
 }
 

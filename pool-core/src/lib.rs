@@ -79,7 +79,7 @@ pub use epoch::Rotator;
 pub use epoch::rotate;
 #[cfg(not(loom))]
 pub use guard::Pooled;
-pub use pool::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Pool, Poolable};
+pub use pool::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Pool, PoolConfig, Poolable};
 pub use reset::Reset;
 pub use stats::Stats;
 

@@ -15,7 +15,7 @@
 use std::cell::RefCell;
 
 use crate::epoch;
-use crate::pool::Pool;
+use crate::pool::{Boxed, Pool};
 use crate::reset::Reset;
 use crate::stats::{ThreadHandle, bump};
 
@@ -32,7 +32,7 @@ pub(crate) struct Local<T: Reset + Send + 'static> {
     /// Idle objects; the most recently released on top. Allocated once with
     /// room for exactly `thread_capacity` objects and never grown, so its
     /// capacity is the bound the fast path checks.
-    pub(crate) items: Vec<Box<T>>,
+    pub(crate) items: Vec<Boxed<T>>,
     /// The epoch `items` were released in.
     pub(crate) epoch: u64,
     pub(crate) pool: &'static Pool<T>,
@@ -49,7 +49,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     pub fn new(pool: &'static Pool<T>) -> Self {
         LocalCache {
             cell: RefCell::new(Local {
-                items: Vec::with_capacity(pool.thread_capacity_value()),
+                items: Vec::with_capacity(pool.thread_capacity()),
                 epoch: epoch::epoch().now(),
                 pool,
                 counters: pool.join_thread(),
@@ -59,8 +59,8 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
 
     /// The fast path of an acquire: pops an object if the cache is current
     /// and not empty.
-    #[inline]
-    pub(crate) fn pop(&self, now: u64) -> Option<Box<T>> {
+    #[inline(always)]
+    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
         let mut local = self.cell.try_borrow_mut().ok()?;
         if local.epoch != now {
             return None;
@@ -72,8 +72,8 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
 
     /// The fast path of a release: pushes `value` if the cache is current
     /// and has room; otherwise hands it back.
-    #[inline]
-    pub(crate) fn push(&self, value: Box<T>, now: u64) -> Result<(), Box<T>> {
+    #[inline(always)]
+    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
         let Ok(mut local) = self.cell.try_borrow_mut() else {
             return Err(value);
         };

@@ -3,12 +3,14 @@
 use std::fmt;
 use std::thread::LocalKey;
 
+use crossbeam_utils::CachePadded;
+
 use crate::epoch::{self, Rotate};
 #[cfg(not(loom))]
 use crate::guard::Pooled;
 use crate::local::{Local, LocalCache};
 use crate::reset::Reset;
-use crate::shared::Shared;
+use crate::shared::{Locked, Shared};
 use crate::stats::{Counters, Stats, ThreadHandle, bump};
 use crate::sync::{AtomicBool, Ordering};
 
@@ -17,14 +19,19 @@ pub const DEFAULT_CAPACITY: usize = 1024;
 /// Idle objects each thread's cache keeps unless told otherwise.
 pub const DEFAULT_THREAD_CAPACITY: usize = 32;
 
+/// How the pool holds an object: boxed, so that moving it between the guard,
+/// the caches and the tiers moves one pointer whatever the size of `T`; and
+/// on a cache line of its own, so that objects that migrate between threads
+/// (released on one, acquired on another) never put two threads on one line.
+pub(crate) type Boxed<T> = Box<CachePadded<T>>;
+
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
 /// store with a victim tier.
 ///
-/// A `Pool` lives in a `static`, declared with [`pool!`](crate::pool!),
-/// which also gives it its per-thread cache; types that derive
-/// [`Poolable`] get one declared for them. [`acquire`](Pool::acquire) hands
-/// out a [`Pooled`] guard; dropping the guard resets the object and returns
-/// it.
+/// A `Pool` lives in a `static` declared with [`pool!`](crate::pool!), which
+/// also gives it its per-thread cache; types that derive [`Poolable`] get
+/// one declared for them. [`acquire`](Pool::acquire) hands out a [`Pooled`]
+/// guard; dropping the guard resets the object and returns it.
 ///
 /// ```text
 /// acquire:  thread cache ──▶ shared primary ──▶ shared victim ──▶ constructor
@@ -33,7 +40,9 @@ pub const DEFAULT_THREAD_CAPACITY: usize = 32;
 ///
 /// Capacities bound the memory a pool can pin: at most `capacity` idle
 /// objects in the shared tiers, plus `thread_capacity` in each thread's
-/// cache. [`rotate`](crate::rotate) ages idle objects out.
+/// cache. [`rotate`](crate::rotate) ages idle objects out. Each object is
+/// allocated on its own cache line (128 bytes on x86-64 and aarch64), so an
+/// idle object occupies at least that much.
 ///
 /// # Example
 ///
@@ -56,23 +65,51 @@ pub const DEFAULT_THREAD_CAPACITY: usize = 32;
 /// assert!(buf.is_empty());
 /// assert_eq!(buf.as_ptr(), first); // the same buffer, reused
 /// ```
-///
-/// A `Pool` made without [`pool!`](crate::pool!) (with `Box::leak`, say, for
-/// a pool created at run time) has no per-thread cache: it works, but every
-/// acquire and release takes the shared store's lock.
 pub struct Pool<T: Reset + Send + 'static> {
-    shared: Shared<Box<T>>,
-    create: fn() -> T,
-    thread_capacity: usize,
+    // A `Pool` holds no interior mutability: what changes lives in `state`,
+    // a separate static. The compiler can then treat a pool `static` as a
+    // constant, and fold `local` into a direct thread-local access at every
+    // call site that names the pool.
+    config: PoolConfig<T>,
+    #[cfg_attr(loom, allow(dead_code))] // loom models pass their caches explicitly
     local: Option<&'static LocalKey<LocalCache<T>>>,
+    state: &'static PoolState<T>,
+}
+
+/// The recipe for a [`Pool`]: its constructor and capacities. Made by
+/// [`Pool::new`], turned into a pool by [`pool!`](crate::pool!).
+///
+/// ```
+/// use pool_core::{Pool, pool};
+///
+/// pool! {
+///     static POOL: Pool<String> = Pool::new(String::new) // a `PoolConfig`
+///         .capacity(128)
+///         .thread_capacity(16);
+/// }
+/// # drop(POOL.acquire());
+/// ```
+pub struct PoolConfig<T> {
+    create: fn() -> T,
+    capacity: usize,
+    thread_capacity: usize,
+}
+
+/// What a pool changes as it runs: its shared store and its counters.
+/// Declared by [`pool!`](crate::pool!) as a `static` of its own.
+#[doc(hidden)]
+pub struct PoolState<T: Reset + Send + 'static> {
+    shared: Shared<Boxed<T>>,
     counters: Counters,
     /// Whether [`rotate`](crate::rotate) knows this pool.
     registered: AtomicBool,
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {
-    /// A pool that makes new objects with `create` when it has no idle one,
-    /// with [`DEFAULT_CAPACITY`] and [`DEFAULT_THREAD_CAPACITY`].
+    /// Starts the declaration of a pool that makes new objects with `create`
+    /// when it has no idle one, with [`DEFAULT_CAPACITY`] and
+    /// [`DEFAULT_THREAD_CAPACITY`]. [`pool!`](crate::pool!) turns the
+    /// returned [`PoolConfig`] into the pool, with its per-thread cache.
     ///
     /// ```
     /// use pool_core::{Pool, pool};
@@ -82,61 +119,26 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// let line = LINES.acquire();
     /// assert!(line.is_empty());
     /// ```
-    #[cfg(not(loom))]
-    pub const fn new(create: fn() -> T) -> Self {
-        Pool {
-            shared: Shared::new(DEFAULT_CAPACITY),
+    ///
+    /// A pool needs the statics that `pool!` declares, so a `static` of type
+    /// `Pool` written without the macro is a type error, not a pool that
+    /// silently runs without its thread cache:
+    ///
+    /// ```compile_fail,E0308
+    /// use pool_core::Pool;
+    ///
+    /// static LINES: Pool<String> = Pool::new(String::new); // expected `Pool`, found `PoolConfig`
+    /// ```
+    // Not `Self`: a pool needs statics that only `pool!` can declare, so a
+    // `static` of type `Pool` written without the macro fails to compile
+    // rather than silently running without its thread cache.
+    #[allow(clippy::new_ret_no_self)]
+    pub const fn new(create: fn() -> T) -> PoolConfig<T> {
+        PoolConfig {
             create,
+            capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
-            local: None,
-            counters: Counters::new(),
-            registered: AtomicBool::new(false),
         }
-    }
-
-    /// `loom` cannot build its primitives in a `const fn`.
-    #[cfg(loom)]
-    pub fn new(create: fn() -> T) -> Self {
-        Pool {
-            shared: Shared::new(DEFAULT_CAPACITY),
-            create,
-            thread_capacity: DEFAULT_THREAD_CAPACITY,
-            local: None,
-            counters: Counters::new(),
-            registered: AtomicBool::new(false),
-        }
-    }
-
-    /// Sets how many idle objects the shared tiers (primary and victim
-    /// together) keep. Returns past this bound are dropped. `0` disables the
-    /// shared store: objects then live only in thread caches.
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(16); }
-    /// # drop(POOL.acquire());
-    /// ```
-    #[must_use]
-    pub const fn capacity(mut self, capacity: usize) -> Self {
-        self.shared.set_capacity(capacity);
-        self
-    }
-
-    /// Sets how many idle objects each thread's cache keeps. When a cache is
-    /// full, half of it moves to the shared store in one batch. `0` sends
-    /// every release to the shared store.
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(4); }
-    /// # drop(POOL.acquire());
-    /// ```
-    #[must_use]
-    pub const fn thread_capacity(mut self, thread_capacity: usize) -> Self {
-        self.thread_capacity = thread_capacity;
-        self
     }
 
     /// Takes an idle object, or makes one, and returns it in a guard that
@@ -184,19 +186,20 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// assert_eq!(POOL.stats().idle, 1);
     /// ```
     pub fn stats(&self) -> Stats {
-        let shared = self.shared.counts();
-        let (hits_local, returned_local) = self.counters.thread_totals();
+        let state = self.state;
+        let shared = state.shared.counts();
+        let (hits_local, returned_local) = state.counters.thread_totals();
         let load = |counter: &crate::sync::AtomicU64| counter.load(Ordering::Relaxed);
         let mut stats = Stats {
-            created: load(&self.counters.created),
+            created: load(&state.counters.created),
             hits_local,
             hits_primary: shared.hits_primary,
             hits_victim: shared.hits_victim,
-            returned: returned_local + load(&self.counters.returned),
+            returned: returned_local + load(&state.counters.returned),
             dropped_capacity: shared.dropped_capacity,
             dropped_rotation: shared.dropped_rotation,
-            discarded: load(&self.counters.discarded),
-            detached: load(&self.counters.detached),
+            discarded: load(&state.counters.discarded),
+            detached: load(&state.counters.detached),
             idle: 0,
         };
         // Every returned object is, from then on, either idle, reused, or
@@ -209,7 +212,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Acquires with `cache` as this thread's cache.
     #[inline]
-    pub(crate) fn take(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Box<T> {
+    pub(crate) fn take(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
             return value;
         }
@@ -218,30 +221,32 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     #[cold]
     #[inline(never)]
-    fn take_slow(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Box<T> {
+    fn take_slow(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+        let shared = &self.state.shared;
         let found = match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
             Some(mut local) => {
-                let mut shared = self.shared.lock(now);
+                let mut shared = shared.lock(now);
                 self.turn_over(&mut local, &mut shared, now);
                 let found = shared.take();
                 if found.is_some() {
                     // Refill half the cache in the same critical section, so
                     // the next acquires on this thread are lock-free again.
                     let room = local.items.capacity() - local.items.len();
-                    shared.take_batch(&mut local.items, room.min(self.thread_capacity / 2));
+                    let batch = room.min(self.config.thread_capacity / 2);
+                    shared.take_batch(&mut local.items, batch);
                 }
                 // Release the borrow before `shared` drops: its graveyard
                 // runs destructors, which may use this pool.
                 drop(local);
                 found
             }
-            None => self.shared.lock(now).take(),
+            None => shared.lock(now).take(),
         };
         match found {
             Some((value, _tier)) => value,
             None => {
-                let value = Box::new((self.create)());
-                self.counters.created.fetch_add(1, Ordering::Relaxed);
+                let value = Box::new(CachePadded::new((self.config.create)()));
+                self.state.counters.created.fetch_add(1, Ordering::Relaxed);
                 value
             }
         }
@@ -249,8 +254,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Resets `value` and returns it to the pool.
     #[cfg(not(loom))]
-    #[inline]
-    pub(crate) fn put(&'static self, mut value: Box<T>) {
+    #[inline(always)]
+    pub(crate) fn put(&'static self, mut value: Boxed<T>) {
         self.reset(&mut value);
         let now = epoch::epoch().now();
         let Some(key) = self.local else {
@@ -271,7 +276,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Runs the user's `reset`, counting the object as discarded if it
     /// panics (the unwind then drops it: a half-reset object is never
     /// reused).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
         struct DiscardOnUnwind<'a>(&'a crate::sync::AtomicU64);
         impl Drop for DiscardOnUnwind<'_> {
@@ -279,14 +284,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 self.0.fetch_add(1, Ordering::Relaxed);
             }
         }
-        let on_unwind = DiscardOnUnwind(&self.counters.discarded);
+        let on_unwind = DiscardOnUnwind(&self.state.counters.discarded);
         value.reset();
         std::mem::forget(on_unwind);
     }
 
     /// Returns an already reset `value` with `cache` as this thread's cache.
-    #[inline]
-    pub(crate) fn give(&'static self, cache: Option<&LocalCache<T>>, value: Box<T>, now: u64) {
+    #[inline(always)]
+    pub(crate) fn give(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
         match cache {
             Some(cache) => {
                 if let Err(value) = cache.push(value, now) {
@@ -299,16 +304,18 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     #[cold]
     #[inline(never)]
-    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Box<T>, now: u64) {
+    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
+        let shared = &self.state.shared;
+        let capacity = self.config.capacity;
         let stored = match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
-            Some(mut local) if self.thread_capacity > 0 => {
-                let mut shared = self.shared.lock(now);
+            Some(mut local) if local.items.capacity() > 0 => {
+                let mut shared = shared.lock(now);
                 let mut stored = self.turn_over(&mut local, &mut shared, now);
                 if local.is_full() {
                     // Spill the older half in one batch; keep the recently
                     // used (cache-warm) top.
                     let half = local.items.len().div_ceil(2);
-                    stored |= shared.put_from(&mut local.items, ..half, now);
+                    stored |= shared.put_from(&mut local.items, ..half, now, capacity);
                 }
                 local.items.push(value);
                 bump(&local.counters.returned);
@@ -317,8 +324,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 stored
             }
             _ => {
-                self.counters.returned.fetch_add(1, Ordering::Relaxed);
-                self.shared.lock(now).put_one(value)
+                let counters = &self.state.counters;
+                counters.returned.fetch_add(1, Ordering::Relaxed);
+                shared.lock(now).put_one(value, capacity)
             }
         };
         if stored {
@@ -326,27 +334,23 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// Registers a thread's cache; returns its counters.
-    pub(crate) fn join_thread(&self) -> ThreadHandle {
-        self.counters.join()
+    /// The configured size of each thread's cache.
+    pub(crate) const fn thread_capacity(&self) -> usize {
+        self.config.thread_capacity
     }
 
-    pub(crate) const fn thread_capacity_value(&self) -> usize {
-        self.thread_capacity
+    /// Registers a thread's cache; returns its counters.
+    pub(crate) fn join_thread(&self) -> ThreadHandle {
+        self.state.counters.join()
     }
 
     /// Ages this thread's cache to epoch `now`: objects cached in an earlier
     /// epoch go to the shared store, which files them as victims or expires
     /// them. Returns whether the store kept any.
-    fn turn_over(
-        &self,
-        local: &mut Local<T>,
-        shared: &mut crate::shared::Locked<'_, Box<T>>,
-        now: u64,
-    ) -> bool {
+    fn turn_over(&self, local: &mut Local<T>, shared: &mut Locked<'_, Boxed<T>>, now: u64) -> bool {
         let stored = if local.epoch != now {
             let len = local.items.len();
-            shared.put_from(&mut local.items, ..len, local.epoch)
+            shared.put_from(&mut local.items, ..len, local.epoch, self.config.capacity)
         } else {
             false
         };
@@ -359,11 +363,13 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn retire(&'static self, local: &mut Local<T>) {
         let now = epoch::epoch().now();
         let len = local.items.len();
-        let stored = self
-            .shared
-            .lock(now)
-            .put_from(&mut local.items, ..len, local.epoch);
-        self.counters.leave(&local.counters);
+        let stored = self.state.shared.lock(now).put_from(
+            &mut local.items,
+            ..len,
+            local.epoch,
+            self.config.capacity,
+        );
+        self.state.counters.leave(&local.counters);
         if stored {
             self.register();
         }
@@ -371,27 +377,95 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Makes sure [`rotate`](crate::rotate) ages this pool's shared store.
     fn register(&'static self) {
-        if !self.registered.load(Ordering::Relaxed) && !self.registered.swap(true, Ordering::AcqRel)
-        {
-            epoch::register(self);
+        let registered = &self.state.registered;
+        if !registered.load(Ordering::Relaxed) && !registered.swap(true, Ordering::AcqRel) {
+            epoch::register(self.state);
         }
     }
 
     /// Counts an object dropped by its guard during a panic.
     #[cfg(not(loom))]
-    pub(crate) fn discard(&self, value: Box<T>) {
-        self.counters.discarded.fetch_add(1, Ordering::Relaxed);
+    pub(crate) fn discard(&self, value: Boxed<T>) {
+        self.state
+            .counters
+            .discarded
+            .fetch_add(1, Ordering::Relaxed);
         drop(value);
     }
 
     /// Counts an object taken out of the pool for good.
     #[cfg(not(loom))]
     pub(crate) fn detach(&self) {
-        self.counters.detached.fetch_add(1, Ordering::Relaxed);
+        self.state.counters.detached.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A pool with no thread cache, for the loom models, which cannot use
+    /// `static`s or real thread-locals.
+    #[cfg(loom)]
+    pub(crate) fn leaked(config: PoolConfig<T>) -> &'static Self {
+        let state = Box::leak(Box::new(PoolState::new()));
+        Box::leak(Box::new(finish(config, None, state)))
     }
 }
 
-impl<T: Reset + Send + 'static> Rotate for Pool<T> {
+impl<T> PoolConfig<T> {
+    /// Sets how many idle objects the shared tiers (primary and victim
+    /// together) keep. Returns past this bound are dropped. `0` disables the
+    /// shared store: objects then live only in thread caches.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(16); }
+    /// # drop(POOL.acquire());
+    /// ```
+    #[must_use]
+    pub const fn capacity(mut self, capacity: usize) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// Sets how many idle objects each thread's cache keeps. When a cache is
+    /// full, half of it moves to the shared store in one batch. `0` sends
+    /// every release to the shared store.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(4); }
+    /// # drop(POOL.acquire());
+    /// ```
+    #[must_use]
+    pub const fn thread_capacity(mut self, thread_capacity: usize) -> Self {
+        self.thread_capacity = thread_capacity;
+        self
+    }
+}
+
+impl<T: Reset + Send + 'static> PoolState<T> {
+    /// An empty state, for [`pool!`](crate::pool!).
+    #[cfg(not(loom))]
+    #[allow(clippy::new_without_default)] // only ever built in a `static`
+    pub const fn new() -> Self {
+        PoolState {
+            shared: Shared::new(),
+            counters: Counters::new(),
+            registered: AtomicBool::new(false),
+        }
+    }
+
+    /// `loom` cannot build its primitives in a `const fn`.
+    #[cfg(loom)]
+    pub(crate) fn new() -> Self {
+        PoolState {
+            shared: Shared::new(),
+            counters: Counters::new(),
+            registered: AtomicBool::new(false),
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Rotate for PoolState<T> {
     fn rotate_to(&self, now: u64) {
         // Aging happens on lock; the expired objects are destroyed when the
         // guard drops, after the lock is released.
@@ -402,11 +476,25 @@ impl<T: Reset + Send + 'static> Rotate for Pool<T> {
 impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool")
-            .field("capacity", &self.shared.capacity())
-            .field("thread_capacity", &self.thread_capacity)
-            .field("thread_cache", &self.local.is_some())
+            .field("capacity", &self.config.capacity)
+            .field("thread_capacity", &self.config.thread_capacity)
             .field("stats", &self.stats())
             .finish()
+    }
+}
+
+impl<T> fmt::Debug for PoolConfig<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolConfig")
+            .field("capacity", &self.capacity)
+            .field("thread_capacity", &self.thread_capacity)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolState").finish_non_exhaustive()
     }
 }
 
@@ -511,9 +599,9 @@ pub trait Poolable: Reset + Sized + Send + 'static {
 /// body.extend_from_slice(b"200 OK");
 /// ```
 ///
-/// The initializer is any constant expression of type `Pool<T>`, usually
-/// [`Pool::new`] followed by [`capacity`](Pool::capacity) and
-/// [`thread_capacity`](Pool::thread_capacity). `T` must implement
+/// The initializer is a constant expression of type [`PoolConfig<T>`], usually
+/// [`Pool::new`] followed by [`capacity`](PoolConfig::capacity) and
+/// [`thread_capacity`](PoolConfig::thread_capacity). `T` must implement
 /// [`Reset`] and `Send`.
 ///
 /// A `static` cannot be generic, so neither can a pool; declare one pool
@@ -526,12 +614,14 @@ macro_rules! pool {
     )+) => {$(
         $(#[$attr])*
         $vis static $name: $ty = {
+            type __PoolCoreItem = <$ty as $crate::__private::PoolType>::Item;
+            static __POOL_CORE_STATE: $crate::__private::PoolState<__PoolCoreItem> =
+                $crate::__private::PoolState::new();
             ::std::thread_local! {
-                static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
-                    <$ty as $crate::__private::PoolType>::Item,
-                > = $crate::__private::LocalCache::new(&$name);
+                static __POOL_CORE_LOCAL: $crate::__private::LocalCache<__PoolCoreItem> =
+                    $crate::__private::LocalCache::new(&$name);
             }
-            $crate::__private::with_local($init, &__POOL_CORE_LOCAL)
+            $crate::__private::finish($init, ::core::option::Option::Some(&__POOL_CORE_LOCAL), &__POOL_CORE_STATE)
         };
     )+};
 }
@@ -547,12 +637,17 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
     type Item = T;
 }
 
-/// Gives `pool` its per-thread cache. Used by [`pool!`].
+/// Builds the pool [`pool!`] declares, from its recipe and its statics.
 #[doc(hidden)]
-pub const fn with_local<T: Reset + Send + 'static>(
-    mut pool: Pool<T>,
-    local: &'static LocalKey<LocalCache<T>>,
+pub const fn finish<T: Reset + Send + 'static>(
+    config: PoolConfig<T>,
+    #[cfg_attr(loom, allow(dead_code))] // loom models pass their caches explicitly
+    local: Option<&'static LocalKey<LocalCache<T>>>,
+    state: &'static PoolState<T>,
 ) -> Pool<T> {
-    pool.local = Some(local);
-    pool
+    Pool {
+        config,
+        local,
+        state,
+    }
 }

@@ -19,8 +19,6 @@ pub(crate) enum Tier {
 /// A pool's shared idle objects.
 pub(crate) struct Shared<T> {
     tiers: Mutex<Tiers<T>>,
-    /// Bound on `primary.len() + victim.len()`.
-    capacity: usize,
 }
 
 struct Tiers<T> {
@@ -47,27 +45,17 @@ pub(crate) struct SharedCounts {
 
 impl<T> Shared<T> {
     #[cfg(not(loom))]
-    pub(crate) const fn new(capacity: usize) -> Self {
+    pub(crate) const fn new() -> Self {
         Shared {
             tiers: Mutex::new(Tiers::new()),
-            capacity,
         }
     }
 
     #[cfg(loom)]
-    pub(crate) fn new(capacity: usize) -> Self {
+    pub(crate) fn new() -> Self {
         Shared {
             tiers: Mutex::new(Tiers::new()),
-            capacity,
         }
-    }
-
-    pub(crate) const fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    pub(crate) const fn set_capacity(&mut self, capacity: usize) {
-        self.capacity = capacity;
     }
 
     /// Locks the store after bringing its tiers up to epoch `now`.
@@ -78,7 +66,6 @@ impl<T> Shared<T> {
     pub(crate) fn lock(&self, now: u64) -> Locked<'_, T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
-            capacity: self.capacity,
             graveyard: Vec::new(),
         };
         locked.advance_to(now);
@@ -120,7 +107,6 @@ impl<T> Tiers<T> {
 /// objects in the graveyard.
 pub(crate) struct Locked<'a, T> {
     tiers: MutexGuard<'a, Tiers<T>>,
-    capacity: usize,
     // Declared after `tiers`: struct fields drop in declaration order, so the
     // lock is released before any object in here is destroyed and its
     // destructor (user code) runs.
@@ -160,12 +146,15 @@ impl<T> Locked<'_, T> {
         }
     }
 
-    fn room(&self) -> usize {
-        self.capacity.saturating_sub(self.tiers.len())
+    /// How many more objects fit under `capacity`, the bound on both tiers
+    /// together.
+    fn room(&self, capacity: usize) -> usize {
+        capacity.saturating_sub(self.tiers.len())
     }
 
     /// Stores the objects of `batch[range]`, released in epoch `origin`, and
-    /// removes them from `batch`. Returns whether any object was stored.
+    /// removes them from `batch`, keeping both tiers together within
+    /// `capacity`. Returns whether any object was stored.
     ///
     /// Objects released in the current epoch go to the primary tier,
     /// evicting victims if the store is full (a fresh object is worth more
@@ -177,6 +166,7 @@ impl<T> Locked<'_, T> {
         batch: &mut Vec<T>,
         range: std::ops::RangeTo<usize>,
         origin: u64,
+        capacity: usize,
     ) -> bool {
         let n = range.end.min(batch.len());
         if n == 0 {
@@ -186,7 +176,7 @@ impl<T> Locked<'_, T> {
         let mut dead = Vec::new();
         let stored = match age {
             0 => {
-                let room = self.room();
+                let room = self.room(capacity);
                 let evict = n.saturating_sub(room).min(self.tiers.victim.len());
                 let keep = (room + evict).min(n);
                 let victims = self.tiers.victim.len();
@@ -200,7 +190,7 @@ impl<T> Locked<'_, T> {
                 keep
             }
             1 => {
-                let keep = self.room().min(n);
+                let keep = self.room(capacity).min(n);
                 let mut moving = batch.drain(..n);
                 dead.extend(moving.by_ref().take(n - keep));
                 self.tiers.victim.extend(moving);
@@ -217,10 +207,10 @@ impl<T> Locked<'_, T> {
         stored > 0
     }
 
-    /// Stores one object released in the current epoch. Returns whether it
-    /// was stored (if not, it is buried).
-    pub(crate) fn put_one(&mut self, value: T) -> bool {
-        if self.room() == 0 {
+    /// Stores one object released in the current epoch, within `capacity`.
+    /// Returns whether it was stored (if not, it is buried).
+    pub(crate) fn put_one(&mut self, value: T, capacity: usize) -> bool {
+        if self.room(capacity) == 0 {
             match self.tiers.victim.pop() {
                 Some(victim) => {
                     self.tiers.counts.dropped_capacity += 1;
@@ -266,15 +256,16 @@ impl<T> Locked<'_, T> {
 mod tests {
     use super::*;
 
-    fn store(capacity: usize) -> Shared<u32> {
-        Shared::new(capacity)
+    fn store() -> Shared<u32> {
+        Shared::new()
     }
 
     #[test]
     fn objects_from_the_current_epoch_go_to_primary_and_come_back_first() {
-        let shared = store(8);
+        let shared = store();
+        let cap = 8;
         let mut batch = vec![1, 2, 3];
-        assert!(shared.lock(0).put_from(&mut batch, ..3, 0));
+        assert!(shared.lock(0).put_from(&mut batch, ..3, 0, cap));
         assert!(batch.is_empty());
         let mut locked = shared.lock(0);
         assert_eq!(locked.take(), Some((3, Tier::Primary)));
@@ -282,9 +273,10 @@ mod tests {
 
     #[test]
     fn one_rotation_moves_primary_to_victim_and_two_expire_it() {
-        let shared = store(8);
+        let shared = store();
+        let cap = 8;
         let mut batch = vec![1, 2];
-        shared.lock(0).put_from(&mut batch, ..2, 0);
+        shared.lock(0).put_from(&mut batch, ..2, 0, cap);
         drop(shared.lock(1));
         let counts = shared.counts();
         assert_eq!((counts.idle, counts.dropped_rotation), (2, 0));
@@ -296,10 +288,11 @@ mod tests {
 
     #[test]
     fn skipping_two_epochs_expires_both_tiers() {
-        let shared = store(8);
-        shared.lock(0).put_from(&mut vec![1], ..1, 0);
+        let shared = store();
+        let cap = 8;
+        shared.lock(0).put_from(&mut vec![1], ..1, 0, cap);
         drop(shared.lock(1));
-        shared.lock(1).put_from(&mut vec![2], ..1, 1);
+        shared.lock(1).put_from(&mut vec![2], ..1, 1, cap);
         drop(shared.lock(3));
         let counts = shared.counts();
         assert_eq!((counts.idle, counts.dropped_rotation), (0, 2));
@@ -307,36 +300,40 @@ mod tests {
 
     #[test]
     fn objects_released_one_epoch_ago_go_straight_to_victim() {
-        let shared = store(8);
-        shared.lock(5).put_from(&mut vec![7], ..1, 4);
+        let shared = store();
+        let cap = 8;
+        shared.lock(5).put_from(&mut vec![7], ..1, 4, cap);
         assert_eq!(shared.lock(5).take(), Some((7, Tier::Victim)));
     }
 
     #[test]
     fn objects_released_two_epochs_ago_are_expired_not_stored() {
-        let shared = store(8);
-        assert!(!shared.lock(5).put_from(&mut vec![7, 8], ..2, 3));
+        let shared = store();
+        let cap = 8;
+        assert!(!shared.lock(5).put_from(&mut vec![7, 8], ..2, 3, cap));
         let counts = shared.counts();
         assert_eq!((counts.idle, counts.dropped_rotation), (0, 2));
     }
 
     #[test]
     fn capacity_bounds_both_tiers_together() {
-        let shared = store(3);
-        shared.lock(0).put_from(&mut vec![1, 2], ..2, 0);
+        let shared = store();
+        let cap = 3;
+        shared.lock(0).put_from(&mut vec![1, 2], ..2, 0, cap);
         drop(shared.lock(1));
         // Two victims, room for one more: a victim-age batch only fills room.
-        shared.lock(1).put_from(&mut vec![3, 4], ..2, 0);
+        shared.lock(1).put_from(&mut vec![3, 4], ..2, 0, cap);
         let counts = shared.counts();
         assert_eq!((counts.idle, counts.dropped_capacity), (3, 1));
     }
 
     #[test]
     fn fresh_objects_evict_victims_when_full() {
-        let shared = store(2);
-        shared.lock(0).put_from(&mut vec![1, 2], ..2, 0);
+        let shared = store();
+        let cap = 2;
+        shared.lock(0).put_from(&mut vec![1, 2], ..2, 0, cap);
         drop(shared.lock(1));
-        shared.lock(1).put_from(&mut vec![3], ..1, 1);
+        shared.lock(1).put_from(&mut vec![3], ..1, 1, cap);
         let counts = shared.counts();
         assert_eq!((counts.idle, counts.dropped_capacity), (2, 1));
         let mut locked = shared.lock(1);
@@ -346,26 +343,29 @@ mod tests {
 
     #[test]
     fn a_full_store_with_no_victims_buries_the_newcomer() {
-        let shared = store(1);
-        assert!(shared.lock(0).put_one(1));
-        assert!(!shared.lock(0).put_one(2));
+        let shared = store();
+        let cap = 1;
+        assert!(shared.lock(0).put_one(1, cap));
+        assert!(!shared.lock(0).put_one(2, cap));
         assert_eq!(shared.lock(0).take(), Some((1, Tier::Primary)));
     }
 
     #[test]
     fn put_from_moves_only_the_bottom_of_the_batch() {
-        let shared = store(8);
+        let shared = store();
+        let cap = 8;
         let mut batch = vec![1, 2, 3, 4];
-        shared.lock(0).put_from(&mut batch, ..2, 0);
+        shared.lock(0).put_from(&mut batch, ..2, 0, cap);
         assert_eq!(batch, [3, 4]);
     }
 
     #[test]
     fn take_batch_moves_primaries_only() {
-        let shared = store(8);
-        shared.lock(0).put_from(&mut vec![1], ..1, 0);
+        let shared = store();
+        let cap = 8;
+        shared.lock(0).put_from(&mut vec![1], ..1, 0, cap);
         drop(shared.lock(1));
-        shared.lock(1).put_from(&mut vec![2, 3, 4], ..3, 1);
+        shared.lock(1).put_from(&mut vec![2, 3, 4], ..3, 1, cap);
         let mut out = Vec::new();
         shared.lock(1).take_batch(&mut out, 8);
         assert_eq!(out, [2, 3, 4]);
@@ -385,9 +385,9 @@ mod tests {
                 }
             }
         }
-        let shared = Arc::new(Shared::new(0));
+        let shared = Arc::new(Shared::new());
         let mut batch = vec![Reenter(shared.clone(), true)];
-        shared.lock(0).put_from(&mut batch, ..1, 0);
+        shared.lock(0).put_from(&mut batch, ..1, 0, 0);
         assert_eq!(shared.counts().dropped_capacity, 1);
     }
 }

@@ -455,27 +455,6 @@ mod exclusive {
     }
 }
 
-mod unpooled_static {
-    use super::*;
-
-    /// A pool built without `pool!` has no thread cache but works.
-    static BARE: Pool<Vec<u8>> = Pool::new(Vec::new);
-
-    #[test]
-    fn a_pool_without_thread_cache_goes_through_the_shared_store() {
-        let _epoch = epoch_lock();
-        let mut v = BARE.acquire();
-        v.push(1);
-        drop(v);
-        assert!(BARE.acquire().is_empty());
-        let stats = BARE.stats();
-        assert_eq!(
-            (stats.created, stats.hits_primary, stats.hits_local),
-            (1, 1, 0)
-        );
-    }
-}
-
 mod guard_traits {
     use super::*;
 

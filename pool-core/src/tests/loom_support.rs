@@ -6,6 +6,7 @@
 use loom::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::local::LocalCache;
+use crate::pool::Boxed;
 use crate::{Pool, Reset, epoch};
 
 loom::lazy_static! {
@@ -37,20 +38,20 @@ fn create() -> Obj {
 /// A pool for one execution of a model. Leaked: the pool API wants
 /// `&'static`, and a model execution is short.
 pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj> {
-    Box::leak(Box::new(
+    Pool::leaked(
         Pool::new(create)
             .capacity(capacity)
             .thread_capacity(thread_capacity),
-    ))
+    )
 }
 
-pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Box<Obj> {
+pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxed<Obj> {
     let obj = pool.take(Some(cache), epoch::epoch().now());
     assert!(!obj.dirty, "an object was handed out without being reset");
     obj
 }
 
-pub(super) fn release(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>, mut obj: Box<Obj>) {
+pub(super) fn release(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>, mut obj: Boxed<Obj>) {
     obj.dirty = true;
     pool.reset(&mut obj);
     pool.give(Some(cache), obj, epoch::epoch().now());
