@@ -120,6 +120,12 @@ pub(crate) fn register(pool: &'static dyn Rotate) {
 /// Destructors run on the calling thread, after each pool's lock has been
 /// released.
 ///
+/// # Panics
+///
+/// If a destructor panics, the other pools are still rotated (and the
+/// panicking pool's remaining expired objects still dropped), then the
+/// first panic is resumed.
+///
 /// # Example
 ///
 /// ```
@@ -140,8 +146,18 @@ pub fn rotate() {
     // Copy the list so that no lock is held while destructors run: a
     // destructor may itself touch a pool, or call `rotate`.
     let pools = lock(globals::pools()).clone();
+    // A destructor that panics must not leave the other pools unrotated:
+    // rotate them all, then pass the first panic on.
+    let mut panic = None;
     for pool in pools {
-        pool.rotate_to(now);
+        if let Err(payload) =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.rotate_to(now)))
+        {
+            panic.get_or_insert(payload);
+        }
+    }
+    if let Some(payload) = panic {
+        std::panic::resume_unwind(payload);
     }
 }
 
