@@ -226,7 +226,12 @@ impl<T: Reset + Send + 'static> Pool<T> {
         let found = match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
             Some(mut local) => {
                 let mut shared = shared.lock(now);
-                self.turn_over(&mut local, &mut shared, now);
+                if self.turn_over(&mut local, &mut shared, now) {
+                    // The cache's old objects are now in the shared store,
+                    // which `rotate` must age even if this pool never
+                    // touches it again.
+                    self.register();
+                }
                 let found = shared.take();
                 if found.is_some() {
                     // Refill half the cache in the same critical section, so

@@ -562,3 +562,24 @@ mod panicking_destructor {
         assert_eq!(Trap::pool().stats().idle, 1);
     }
 }
+
+mod aged_cache_registers {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).thread_capacity(4));
+
+    /// Regression: a pool whose objects only ever reached the shared store by
+    /// a thread cache aging (never by a spill) was not registered with
+    /// `rotate`, so its victims were never dropped.
+    #[test]
+    fn objects_moved_to_the_shared_store_by_aging_are_rotated_out() {
+        let _epoch = epoch_lock();
+        let held: Vec<_> = (0..3).map(|_| Obj::acquire()).collect();
+        drop(held); // three in this thread's cache; nothing spilled
+        rotate();
+        let kept = Obj::acquire(); // the cache ages: its objects become victims
+        assert_eq!(Obj::pool().stats().hits_victim, 1);
+        rotate(); // the two other victims are idle for a second rotation
+        assert_eq!(Obj::live(), 1, "only the held object is left");
+        drop(kept);
+    }
+}
