@@ -204,6 +204,20 @@ mod rotator {
         ///
         /// `ErrorKind::InvalidInput` if `period` is zero (the thread would
         /// spin), or the error from spawning the thread.
+        ///
+        /// ```
+        /// use std::io::ErrorKind;
+        /// use std::time::Duration;
+        ///
+        /// use pool_core::Rotator;
+        ///
+        /// let rotator = Rotator::spawn(Duration::from_secs(60))?;
+        /// drop(rotator); // stops the thread
+        ///
+        /// let zero = Rotator::spawn(Duration::ZERO).unwrap_err();
+        /// assert_eq!(zero.kind(), ErrorKind::InvalidInput);
+        /// # Ok::<(), std::io::Error>(())
+        /// ```
         pub fn spawn(period: Duration) -> std::io::Result<Rotator> {
             if period.is_zero() {
                 return Err(std::io::Error::new(

@@ -67,7 +67,7 @@ impl<T: Reset + Send + 'static> Pooled<T> {
         // `drop`), and `this` is wrapped in `ManuallyDrop`, so `drop` will
         // not run and take it a second time, and nothing reads it after.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
-        crossbeam_utils::CachePadded::into_inner(*value)
+        value.into_inner()
     }
 }
 

@@ -1,5 +1,51 @@
 //! Typed object pools: reuse instead of reallocation, made the easy path.
 //!
+//! `pool-core` keeps idle objects of a type for reuse. `#[derive(Poolable)]` on
+//! a struct gives the type its own static pool; `T::acquire()` hands out a
+//! [`Pooled<T>`] guard that dereferences to the object and, when dropped,
+//! [resets](Reset) it (clearing its buffers but keeping their capacity) and
+//! gives it back. A handler that fills a request struct per request then
+//! allocates nothing once the pool is warm. It is the Rust counterpart of Go's
+//! `sync.Pool`, typed, bounded, and with the reset written for you (see
+//! [the comparison](#compared-with-gos-syncpool)).
+//!
+//! # Quick start
+//!
+//! ```
+//! # #[cfg(feature = "derive")] {
+//! use pool_core::{Poolable, Pooled};
+//!
+//! #[derive(Poolable, Default)]
+//! struct Request {
+//!     method: String,
+//!     path: String,
+//!     #[pool(max_capacity = 65536)] // a huge body does not stay huge in the pool
+//!     body: Vec<u8>,
+//! }
+//!
+//! fn handle(raw: &[u8]) -> usize {
+//!     let mut req: Pooled<Request> = Request::acquire(); // reused, or made
+//!     req.method.push_str("POST");
+//!     req.path.push_str("/upload");
+//!     req.body.extend_from_slice(raw);
+//!     req.body.len()
+//! } // `req` is dropped: reset, and cached for the next `Request::acquire()`
+//!
+//! assert_eq!(handle(b"hello"), 5);
+//! assert_eq!(handle(b"again"), 5);
+//! let stats = Request::pool().stats();
+//! assert_eq!((stats.created, stats.reused()), (1, 1)); // one object, used twice
+//! # }
+//! ```
+//!
+//! The derive resets each field with its [`Reset`] impl; `#[pool(...)]`
+//! attributes change that per field (`skip`, `default`, `reset = path`,
+//! `max_capacity = N`) and set the pool's constructor and bounds (`new`,
+//! `capacity`, `thread_capacity`): see [`derive@Poolable`].
+//!
+//! For a type the derive cannot take (a foreign type such as `Vec<u8>`, or a
+//! concrete instance of a generic type), declare a named pool with [`pool!`]:
+//!
 //! ```
 //! use pool_core::{Pool, pool};
 //!
@@ -12,12 +58,11 @@
 //! drop(buf); // cleared (capacity kept) and cached for the next acquire
 //! ```
 //!
-//! A pool hands out [`Pooled`] guards that dereference to the object and, when
-//! dropped, [`Reset`] it and return it. Types that implement [`Poolable`]
-//! (usually by `#[derive(Poolable)]`) carry their own static pool and are
-//! acquired with `T::acquire()`.
+//! # How it works
 //!
-//! # Design
+//! A pool keeps idle objects in three tiers. An acquire looks in them in
+//! order and calls the constructor only when all three are empty; a release
+//! resets the object and puts it in the first tier:
 //!
 //! ```text
 //!  acquire ──▶ thread cache ──▶ shared primary ──▶ shared victim ──▶ create
@@ -26,22 +71,224 @@
 //!                                 rotate(): primary ──────┘, victim ──▶ drop
 //! ```
 //!
-//! - **Thread cache** (`local`): a stack per thread and per pool, reached
-//!   through a `thread_local!`. Acquire and release touch nothing else in
-//!   the common case: no lock, no atomic read-modify-write, no cache line
-//!   shared with another thread. That is why the hot path costs a few
-//!   nanoseconds and two threads scale as two.
-//! - **Shared store** (`shared`): two bounded tiers behind one lock, reached
-//!   only on a cache miss or overflow, and then a batch at a time (half a
-//!   cache), so the lock is taken once per batch. Objects released on one
-//!   thread and acquired on another pass through here.
-//! - **Epochs** (`epoch`): [`rotate`] ages every pool. Idle for one
-//!   rotation, an object is in the victim tier and still served; idle for
-//!   two, it is dropped, so an idle pool gives its memory back. Thread
-//!   caches age themselves when next touched. [`Rotator`] rotates on a
-//!   timer.
+//! 1. **The thread cache**: a stack of up to `thread_capacity` idle objects,
+//!    one per thread and per pool, in a `thread_local!`. Acquire and release
+//!    touch nothing else in the common case: no lock, no atomic
+//!    read-modify-write, no cache line shared with another thread. That is why
+//!    the hot path costs a few nanoseconds and two threads scale as two.
+//! 2. **The shared primary tier**: objects any thread can take, behind one
+//!    lock. A thread reaches it only when its cache is empty (it takes an
+//!    object and refills half its cache) or full (it moves the older half
+//!    there), so the lock is taken once per batch, not once per object.
+//!    Objects released on one thread and acquired on another pass through
+//!    here, and so do the caches of exiting threads.
+//! 3. **The shared victim tier**: objects that have stayed idle across one
+//!    [rotation](rotate). Still served, once the primary tier is empty.
+//! 4. **The constructor**: `Default::default()`, the derive's
+//!    `#[pool(new = path)]`, or the function given to [`Pool::new`].
 //!
-//! Invariants:
+//! The two shared tiers together hold at most `capacity` objects; a release
+//! that finds them full drops its object. [`Pool::stats`] counts every step.
+//!
+//! # How rotation bounds memory
+//!
+//! Rust has no garbage collector whose cycles could empty a pool, so the crate
+//! keeps a global epoch that [`rotate`] advances. Each rotation moves every
+//! pool's primary tier to its victim tier and drops the previous victims. A
+//! thread cache ages itself the next time its thread uses the pool, and hands
+//! its objects to the shared store when the thread exits. An object idle
+//! across two rotations is therefore dropped: after a burst, a pool gives its
+//! idle memory back within two rotation periods. A [`Rotator`] rotates on a
+//! timer:
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! // Objects idle for 30 to 60 seconds are dropped.
+//! let rotator = pool_core::Rotator::spawn(Duration::from_secs(30))?;
+//! # drop(rotator);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! Rotation decides when memory is given back; the capacities bound how much
+//! can be kept. A pool holds at most `capacity` idle objects in its shared
+//! tiers plus `thread_capacity` in each thread's cache, whether or not
+//! anything rotates. Each object sits on a cache line of its own (at least
+//! 128 bytes on x86-64 and aarch64), plus the buffers it kept. A thread that
+//! stops using a pool keeps its cached objects, at most `thread_capacity` of
+//! them, until it uses the pool again or exits.
+//!
+//! # Choosing `capacity` and `thread_capacity`
+//!
+//! Both are set per pool: `#[pool(capacity = N, thread_capacity = N)]` on a
+//! derived struct, [`PoolConfig::capacity`] and
+//! [`PoolConfig::thread_capacity`] in [`pool!`].
+//!
+//! - **`thread_capacity`** (default [`DEFAULT_THREAD_CAPACITY`], 32): how many
+//!   objects one thread works through at a time. A thread that holds up to
+//!   `n` objects at once and then releases them stays on its lock-free cache
+//!   if `thread_capacity >= n`; below that, it takes the shared lock once per
+//!   `thread_capacity / 2` objects. A handler that holds one object at a time
+//!   needs only a few. `0` sends every release to the shared store.
+//! - **`capacity`** (default [`DEFAULT_CAPACITY`], 1024): how many idle objects
+//!   the pool keeps for all threads together, beyond their caches. Size it for
+//!   the objects that cross threads (made on an I/O thread, dropped on a
+//!   worker) and for the peak: roughly the most objects in use at once, minus
+//!   what the thread caches hold. `0` keeps objects in thread caches only.
+//! - **Check it with [`Stats`]**: `dropped_capacity` rising under steady load
+//!   means `capacity` is too small (objects are made, then dropped on
+//!   release); `hits_local` well below `acquired()` on a thread-bound workload
+//!   means `thread_capacity` is too small. The worst case of idle memory is
+//!   `(capacity + threads × thread_capacity) × size of an object`.
+//!
+//! # When not to pool
+//!
+//! - **Tiny or `Copy` values.** Making an integer or a small struct without
+//!   heap buffers costs a few instructions on the stack, less than an acquire
+//!   and a release, and a pooled object takes a boxed cache line of its own.
+//! - **Long-lived objects.** A pool is for objects used briefly and returned.
+//!   An object held for the life of a connection or kept in a cache just
+//!   occupies its place; keep it in your own structures. (Go's documentation
+//!   says the same of `sync.Pool`.)
+//! - **Objects whose reset costs more than making them.** Reset runs on every
+//!   release: a large array field is rewritten element by element, a
+//!   `HashMap` is cleared in time proportional to its capacity. When a fresh
+//!   object is cheap (no buffers to keep) or when the reset walks more memory
+//!   than the use does, allocation is the faster path. `#[pool(skip)]` on a
+//!   field that every user overwrites anyway, or `max_capacity`, can change the
+//!   balance; measure.
+//! - **Shared objects.** `Rc` and `Arc` have no [`Reset`]: resetting through
+//!   one owner would change what the others see.
+//!
+//! # Compared with Go's `sync.Pool`
+//!
+//! | | Go's `sync.Pool` | `pool-core` |
+//! |---|---|---|
+//! | per-processor tier | each P has a private slot and a shared lock-free chain that other Ps steal from | each thread has its own stack of up to `thread_capacity` objects per pool, which no other thread touches |
+//! | shared tier | the other Ps' chains | one store per pool behind a lock, reached a batch at a time |
+//! | giving memory back | driven by the GC: each cycle moves the pool to a victim cache and drops the previous victims | the same two-step victim scheme, driven by you: [`rotate`], or a [`Rotator`] on a timer |
+//! | bound | none: the pool keeps whatever is put back until the next GC | `capacity` for the shared tiers, `thread_capacity` per thread; releases beyond them are dropped |
+//! | types | `any`, with a type assertion on every `Get` | typed: [`Pool<T>`](Pool), [`Pooled<T>`] |
+//! | return | an explicit `Put`; a forgotten one becomes garbage | the guard returns the object when dropped; [`Pooled::into_inner`] keeps it |
+//! | reset | left to the user; a forgotten one hands the last user's data to the next | generated field by field by the derive and always run on release; an object whose user or reset panicked is dropped, never reused |
+//! | statistics | none | [`Pool::stats`] |
+//!
+//! # Decoding with serde
+//!
+//! With the `serde` feature, [`Pooled<T>`] implements `Deserialize` for
+//! `T: Poolable + Deserialize`: decoding acquires an object from `T`'s pool and
+//! fills it in place, so a warm decode reuses the object and its buffers. It
+//! is the Rust form of Go's `json.Unmarshal(body, pooledObj)`. `Pooled<T>` also
+//! implements `Serialize` for `T: Serialize`, as `T` does.
+//!
+//! ```
+//! # #[cfg(all(feature = "serde", feature = "derive"))] {
+//! use pool_core::{Poolable, Pooled};
+//! use serde::Deserialize;
+//!
+//! #[derive(Poolable, Default, Deserialize)]
+//! struct Request {
+//!     method: String,
+//!     path: String,
+//!     ids: Vec<u64>,
+//! }
+//!
+//! fn handle(body: &[u8]) -> Result<usize, serde_json::Error> {
+//!     let req: Pooled<Request> = serde_json::from_slice(body)?;
+//!     Ok(req.path.len() + req.ids.len())
+//! }
+//!
+//! assert_eq!(handle(br#"{"method": "GET", "path": "/", "ids": [7, 8]}"#).unwrap(), 3);
+//! assert!(handle(br#"{"method": "GET"}"#).is_err()); // nothing handed out
+//! # }
+//! ```
+//!
+//! To decode a derived struct field by field in place, turn on serde_derive's
+//! `deserialize_in_place` feature next to serde (Cargo enables it for the
+//! derive that serde re-exports as well):
+//!
+//! ```toml
+//! [dependencies]
+//! pool-core = { version = "0.1", features = ["serde"] }
+//! serde = { version = "1", features = ["derive"] }
+//! serde_derive = { version = "1", features = ["deserialize_in_place"] }
+//! ```
+//!
+//! Without it every decode builds a fresh `T` and moves it into the pooled
+//! object: still correct, and the object is still reused, but its buffers
+//! are new ones each time.
+//!
+//! **Decoded in place**, allocating nothing once warm as long as the values
+//! fit the buffers that earlier decodes left:
+//! - `String`: cleared, then the text copied into the kept buffer;
+//! - `Vec`, `VecDeque`, `BinaryHeap` and `HashSet`: the buffer is kept, and
+//!   the elements are new values (reset dropped the old ones), so a
+//!   `Vec<u64>` allocates nothing and a `Vec<String>` one string per element;
+//! - numbers, `bool`, `char`, tuples, arrays of up to 32 elements, and nested
+//!   structs that derive `Deserialize`;
+//! - `Vec<Pooled<U>>` elements and `Option<Pooled<U>>`: each `Pooled<U>` is
+//!   acquired from `U`'s pool, so the children are reused too.
+//!
+//! **Decoded to a fresh value, then assigned**, allocating whatever the value
+//! owns:
+//! - `Option<T>` (serde has no in-place `Option`, and reset sets it to
+//!   `None`): an `Option<String>` allocates its string on every decode;
+//! - enums, derived or not;
+//! - `HashMap` and `BTreeMap`: the whole map is rebuilt, table, keys and
+//!   values; `BTreeSet` has no buffer to keep;
+//! - `Box<T>`: a new box;
+//! - fields with `#[serde(with = ...)]` or `deserialize_with`; and the whole
+//!   struct when it has a `#[serde(flatten)]` field, or is
+//!   `#[serde(transparent)]`, `from` or `try_from`;
+//! - arrays of more than 32 elements, for which serde has no `Deserialize`:
+//!   they need `deserialize_with`, and are then copied in (no allocation).
+//!
+//! The format may allocate as well: serde_json's `from_slice` and `from_str`
+//! copy a string that contains escape sequences (`\n`, `\"`, `\u00e9`)
+//! through a scratch buffer they allocate per call, and `from_reader` always
+//! buffers. The repository's `tests/serde_alloc.rs` counts these cases.
+//!
+//! **What differs from decoding a fresh `T`.** A field the input leaves out
+//! gets what a fresh decode would give when serde fills it in (`None` for an
+//! `Option`, the default for `#[serde(default)]`). A field serde never sets
+//! (`#[serde(skip)]`, `skip_deserializing`) keeps the state the pool's reset
+//! left, not `Default::default()`. A `#[pool(skip)]` field that the input does
+//! not set keeps the previous user's value, as it would without serde.
+//!
+//! **Errors.** A failed decode returns the error and no object. The object
+//! was half filled; its guard resets it and returns it to the pool before the
+//! error reaches you, so the next user gets it clean. If the decoder panics
+//! instead, the object is dropped, like any object whose guard is dropped
+//! during a panic.
+//!
+//! **Pools declared with [`pool!`].** Their guards serialize, but a
+//! `Pooled<Vec<u64>>` cannot implement `Deserialize`: its type does not say
+//! which pool to take from. Acquire from the pool, and decode into the object
+//! with `Deserialize::deserialize_in_place` (serde's own, public and stable,
+//! though hidden from serde's rendered docs):
+//!
+//! ```
+//! use pool_core::{Pool, pool};
+//! use serde::Deserialize;
+//!
+//! pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
+//!
+//! let mut ids = IDS.acquire();
+//! let mut de = serde_json::Deserializer::from_slice(b"[1, 2, 3]");
+//! Vec::deserialize_in_place(&mut de, &mut *ids)?;
+//! de.end()?;
+//! assert_eq!(*ids, [1, 2, 3]);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! # Features
+//!
+//! - `derive` (on by default): `#[derive(Poolable)]`, from the `pool-derive`
+//!   crate.
+//! - `serde`: `Serialize` and `Deserialize` for [`Pooled<T>`], as above.
+//!
+//! # Invariants
+//!
 //! 1. An object is owned by exactly one place at a time: one guard, one
 //!    thread cache, or one shared tier. Objects move by value (a `Box`), so
 //!    the type system, not a flag, rules out handing one object to two
@@ -57,9 +304,12 @@
 //!    object released after the thread's cache is gone goes there directly.
 //!
 //! See `docs/DESIGN.md` in the repository for the reasoning and the
-//! measurements behind these choices.
+//! measurements behind these choices, and the module docs of `local`
+//! (the thread cache), `shared` (the shared store) and `epoch` (rotation)
+//! for the details next to the code.
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod epoch;
 #[cfg(not(loom))]
@@ -67,6 +317,8 @@ mod guard;
 mod local;
 mod pool;
 mod reset;
+#[cfg(all(feature = "serde", not(loom)))]
+mod serde;
 mod shared;
 mod stats;
 mod sync;
@@ -83,35 +335,175 @@ pub use pool::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Pool, PoolConfig, Pool
 pub use reset::Reset;
 pub use stats::Stats;
 
-/// Derives [`Poolable`] and [`Reset`] for a struct: each field is reset as its
-/// `#[pool(...)]` attributes say, and the type gets its own static pool with a
-/// per-thread cache. The attributes are documented below.
-///
-/// ```
-/// use pool_core::Poolable;
-///
-/// #[derive(Poolable, Default)]
-/// #[pool(capacity = 256)]
-/// struct Request {
-///     path: String,
-///     #[pool(max_capacity = 65536)]
-///     body: Vec<u8>,
-///     #[pool(skip)]
-///     worker: usize,
-/// }
-///
-/// let mut req = Request::acquire();
-/// req.path.push_str("/index.html");
-/// drop(req);
-/// assert!(Request::acquire().path.is_empty());
-/// ```
+/// The derive for [`Poolable`](trait@Poolable) and [`Reset`]: each field is
+/// reset as its `#[pool(...)]` attributes say, and the struct gets its own
+/// static pool with a per-thread cache. Re-exported from the `pool-derive`
+/// crate (feature `derive`, on by default). Every attribute, with an example
+/// and the error its misuse gives, follows.
+// The examples below are shown from `pool-derive`'s docs, where they cannot
+// run (a proc-macro crate cannot depend on `pool-core`); the same examples
+// run here as doctests, kept out of the rendered page.
+#[cfg_attr(
+    doctest,
+    doc = r##"
+```rust
+use pool_core::{Poolable, Pooled};
+
+#[derive(Poolable, Default)]
+struct Request {
+    path: String,     // cleared, its buffer kept
+    headers: Vec<u8>, // cleared, its buffer kept
+    retries: u32,     // back to 0
+}
+
+let mut request: Pooled<Request> = Request::acquire();
+request.path.push_str("/index.html");
+drop(request); // reset and cached for the next `Request::acquire()`
+assert!(Request::acquire().path.is_empty());
+```
+
+```rust
+# use pool_core::Poolable;
+#[derive(Poolable)]
+#[pool(new = Frame::with_buffer)]
+struct Frame {
+    bytes: Vec<u8>,
+}
+
+impl Frame {
+    fn with_buffer() -> Self {
+        Frame { bytes: Vec::with_capacity(4096) }
+    }
+}
+
+assert!(Frame::acquire().bytes.capacity() >= 4096);
+```
+
+```rust
+# use pool_core::Poolable;
+const WORKERS: usize = 16;
+
+#[derive(Poolable, Default)]
+#[pool(capacity = 1024, thread_capacity = WORKERS)]
+struct Message {
+    text: String,
+}
+
+let pool = format!("{:?}", Message::pool());
+assert!(pool.contains("capacity: 1024") && pool.contains("thread_capacity: 16"));
+```
+
+```rust
+mod my_framework {
+    pub mod pool {
+        pub use pool_core::*;
+    }
+}
+
+#[derive(my_framework::pool::Poolable, Default)]
+#[pool(crate = my_framework::pool)]
+struct Job {
+    input: Vec<u8>,
+}
+
+use my_framework::pool::Poolable as _;
+Job::acquire().input.push(1);
+```
+
+```rust
+# use pool_core::Poolable;
+#[derive(Poolable, Default)]
+struct Pair(String, #[pool(skip)] u8);
+
+let mut pair = Pair::acquire();
+pair.0.push_str("left");
+pair.1 = 7;
+drop(pair);
+let pair = Pair::acquire();
+assert_eq!((pair.0.as_str(), pair.1), ("", 7));
+```
+
+```rust
+# use pool_core::Poolable;
+#[derive(Poolable, Default)]
+struct Connection {
+    #[pool(skip)]
+    id: u64,
+    buffer: Vec<u8>,
+}
+
+let mut conn = Connection::acquire();
+conn.id = 7;
+conn.buffer.push(1);
+drop(conn);
+
+let conn = Connection::acquire(); // the same object: this thread's cache is a stack
+assert_eq!(conn.id, 7);           // kept
+assert!(conn.buffer.is_empty());  // reset
+```
+
+```rust
+# use pool_core::Poolable;
+#[derive(Default, Debug, PartialEq)]
+enum Mode {
+    #[default]
+    Read,
+    Write,
+}
+
+#[derive(Poolable, Default)]
+struct Request {
+    #[pool(default)]
+    mode: Mode,
+}
+
+let mut req = Request::acquire();
+req.mode = Mode::Write;
+drop(req);
+assert_eq!(Request::acquire().mode, Mode::Read);
+```
+
+```rust
+# use pool_core::Poolable;
+fn reset_scores(scores: &mut [f32; 4]) {
+    *scores = [1.0; 4];
+}
+
+#[derive(Poolable, Default)]
+struct Player {
+    #[pool(reset = reset_scores)]
+    scores: [f32; 4],
+}
+
+let mut player = Player::acquire();
+player.scores[0] = 9.0;
+drop(player);
+assert_eq!(Player::acquire().scores, [1.0; 4]);
+```
+
+```rust
+# use pool_core::Poolable;
+#[derive(Poolable, Default)]
+struct Response {
+    #[pool(max_capacity = 65536)]
+    body: Vec<u8>,
+}
+
+let mut res = Response::acquire();
+res.body.resize(1 << 20, 0); // one huge response
+drop(res);
+assert!(Response::acquire().body.capacity() <= 65536); // not kept at 1 MiB
+```
+"##
+)]
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use pool_derive::Poolable;
 
 #[doc(hidden)]
 pub mod __private;
 
-/// The README's examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(all(doctest, feature = "derive"))]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

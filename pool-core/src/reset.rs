@@ -108,6 +108,15 @@ use std::sync::{Mutex, PoisonError, RwLock};
 pub trait Reset {
     /// Resets `self` in place to the state of a newly made value, keeping
     /// any allocation it owns.
+    ///
+    /// ```
+    /// use pool_core::Reset;
+    ///
+    /// let mut scores = vec![3, 1, 2];
+    /// scores.reset();
+    /// assert!(scores.is_empty());
+    /// assert!(scores.capacity() >= 3);
+    /// ```
     fn reset(&mut self);
 }
 

@@ -7,7 +7,7 @@
 //! or aged out by rotation) goes to a graveyard that is dropped only after the
 //! lock is released: the store never runs user code under its lock.
 
-use crate::sync::{Mutex, MutexGuard, lock};
+use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, lock};
 
 /// The tier an acquired object came from, for the statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,10 @@ pub(crate) enum Tier {
 /// A pool's shared idle objects.
 pub(crate) struct Shared<T> {
     tiers: Mutex<Tiers<T>>,
+    /// How many objects the tiers held when the lock was last released. Read
+    /// without the lock, it lets a miss on an empty store go straight to the
+    /// constructor instead of queueing for a lock that has nothing to give.
+    idle: AtomicUsize,
 }
 
 struct Tiers<T> {
@@ -48,6 +52,7 @@ impl<T> Shared<T> {
     pub(crate) const fn new() -> Self {
         Shared {
             tiers: Mutex::new(Tiers::new()),
+            idle: AtomicUsize::new(0),
         }
     }
 
@@ -55,7 +60,16 @@ impl<T> Shared<T> {
     pub(crate) fn new() -> Self {
         Shared {
             tiers: Mutex::new(Tiers::new()),
+            idle: AtomicUsize::new(0),
         }
+    }
+
+    /// Whether the store looked empty when its lock was last released. A
+    /// hint: an object stored since may be missed, which costs one needless
+    /// construction, never correctness.
+    #[inline]
+    pub(crate) fn looks_empty(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) == 0
     }
 
     /// Locks the store after bringing its tiers up to epoch `now`.
@@ -66,6 +80,7 @@ impl<T> Shared<T> {
     pub(crate) fn lock(&self, now: u64) -> Locked<'_, T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
+            idle: &self.idle,
             graveyard: Vec::new(),
         };
         locked.advance_to(now);
@@ -107,10 +122,18 @@ impl<T> Tiers<T> {
 /// objects in the graveyard.
 pub(crate) struct Locked<'a, T> {
     tiers: MutexGuard<'a, Tiers<T>>,
+    idle: &'a AtomicUsize,
     // Declared after `tiers`: struct fields drop in declaration order, so the
     // lock is released before any object in here is destroyed and its
     // destructor (user code) runs.
     graveyard: Vec<T>,
+}
+
+impl<T> Drop for Locked<'_, T> {
+    fn drop(&mut self) {
+        // Still under the lock, so the hint is the count at release.
+        self.idle.store(self.tiers.len(), Ordering::Relaxed);
+    }
 }
 
 impl<T> Locked<'_, T> {

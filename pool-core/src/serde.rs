@@ -1,0 +1,126 @@
+//! `Serialize` and `Deserialize` for [`Pooled`] (feature `serde`): decode
+//! straight into a pooled object, the Rust form of Go's
+//! `json.Unmarshal(buf, pooledObj)`.
+//!
+//! Decoding a `Pooled<T>` acquires an object from `T`'s pool and fills it
+//! with [`Deserialize::deserialize_in_place`]. That method is serde's own,
+//! stable and public (hidden from serde's rendered docs only because few
+//! users call it directly), and every `T: Deserialize` has it:
+//!
+//! - serde implements it in place for `String` (cleared, then the text copied
+//!   into the kept buffer), `Vec` and the other sequences (buffer kept),
+//!   arrays up to 32 elements and tuples;
+//! - `#[derive(Deserialize)]` generates a field-by-field version when the
+//!   `deserialize_in_place` feature of `serde_derive` is on;
+//! - every other type gets serde's default, which decodes a fresh value and
+//!   assigns it over the old one.
+//!
+//! So the route is never wrong, only more or less thrifty, and it needs
+//! nothing from the user beyond `T: Deserialize`. The alternatives were
+//! worse: a trait of our own (or a `DeserializeSeed` per type) would make
+//! users derive a second decoder that serde_derive already writes, and
+//! decoding a fresh `T` and moving it into the pooled object saves only the
+//! object's box, never its buffers.
+//!
+//! A failed decode leaves the object half-filled (serde documents the state
+//! after an error as unspecified but memory-safe). The guard is dropped
+//! before the error is returned, so the object is reset and returned to the
+//! pool like any other; the caller never sees it. Reset puts every field
+//! back to its fresh state (except `#[pool(skip)]` fields, which keep
+//! whatever they hold by design), so returning it is safe.
+//!
+//! The user-facing account, with what falls back to fresh allocation, is the
+//! crate docs' "Decoding with serde" section.
+
+use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::guard::Pooled;
+use crate::pool::Poolable;
+use crate::reset::Reset;
+
+/// Serializes the object, as if it were not pooled.
+///
+/// ```
+/// use pool_core::{Pool, pool};
+///
+/// pool! { static TAGS: Pool<Vec<String>> = Pool::new(Vec::new); }
+///
+/// let mut tags = TAGS.acquire();
+/// tags.push("new".to_owned());
+/// assert_eq!(serde_json::to_string(&tags)?, r#"["new"]"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T: Reset + Send + Serialize + 'static> Serialize for Pooled<T> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        T::serialize(self, serializer)
+    }
+}
+
+/// Acquires an object from `T`'s pool ([`Poolable::acquire`]) and decodes
+/// into it in place, so its `String` and `Vec` fields keep their buffers: a
+/// warm decode whose values fit allocates nothing.
+///
+/// For the fields of a `#[derive(Deserialize)]` struct to be decoded in
+/// place, turn on serde_derive's `deserialize_in_place` feature in your
+/// `Cargo.toml`; without it each decode builds a fresh `T` and assigns it
+/// over the pooled one (still correct, but its buffers are new ones):
+///
+/// ```toml
+/// [dependencies]
+/// serde = { version = "1", features = ["derive"] }
+/// serde_derive = { version = "1", features = ["deserialize_in_place"] }
+/// ```
+///
+/// On an error the half-filled object is not returned: it is reset and goes
+/// back to the pool, and the error is returned. The crate docs' "Decoding
+/// with serde" section lists what is decoded in place and what is not.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use pool_core::{Poolable, Pooled};
+/// use serde::Deserialize;
+///
+/// #[derive(Poolable, Default, Deserialize)]
+/// struct Request {
+///     method: String,
+///     path: String,
+/// }
+///
+/// let req: Pooled<Request> = serde_json::from_slice(br#"{"method": "GET", "path": "/index.html"}"#)?;
+/// assert_eq!(req.path, "/index.html");
+/// let buffer = req.path.as_ptr();
+/// drop(req); // reset (buffers kept) and cached
+///
+/// let req: Pooled<Request> = serde_json::from_slice(br#"{"method": "PUT", "path": "/a"}"#)?;
+/// assert_eq!(req.path, "/a");
+/// assert_eq!(req.path.as_ptr(), buffer); // decoded into the same buffer
+/// drop(req);
+///
+/// // A failed decode hands out nothing; the object goes back, reset.
+/// assert!(serde_json::from_slice::<Pooled<Request>>(br#"{"method": 7}"#).is_err());
+/// assert_eq!(Request::pool().stats().in_use(), 0);
+/// assert!(Request::acquire().method.is_empty());
+/// # }
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut pooled = T::acquire();
+        // On an error `pooled` is dropped by the `?`, outside any panic: the
+        // guard resets the half-filled object and returns it to the pool.
+        T::deserialize_in_place(deserializer, &mut *pooled)?;
+        Ok(pooled)
+    }
+
+    /// Decodes into the object the guard already holds, in place: what a
+    /// `Vec<Pooled<T>>` does for the elements it keeps when decoded in place.
+    fn deserialize_in_place<D: Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        T::deserialize_in_place(deserializer, &mut **place)
+    }
+}
