@@ -113,8 +113,9 @@
 //! Rotation decides when memory is given back; the capacities bound how much
 //! can be kept. A pool holds at most `capacity` idle objects in its shared
 //! tiers plus `thread_capacity` in each thread's cache, whether or not
-//! anything rotates. Each object sits on a cache line of its own (at least
-//! 128 bytes on x86-64 and aarch64), plus the buffers it kept. A thread that
+//! anything rotates. Each object is boxed with 64 bytes of padding after it
+//! (so that objects moving between threads never share a cache line), plus
+//! the buffers it kept. A thread that
 //! stops using a pool keeps its cached objects, at most `thread_capacity` of
 //! them, until it uses the pool again or exits.
 //!
@@ -135,6 +136,8 @@
 //!   the objects that cross threads (made on an I/O thread, dropped on a
 //!   worker) and for the peak: roughly the most objects in use at once, minus
 //!   what the thread caches hold. `0` keeps objects in thread caches only.
+//!   A pool smaller than its bursts is worse than no pool: objects beyond
+//!   `capacity` are made, boxed, and dropped again on release.
 //! - **Check it with [`Stats`]**: `dropped_capacity` rising under steady load
 //!   means `capacity` is too small (objects are made, then dropped on
 //!   release); `hits_local` well below `acquired()` on a thread-bound workload
@@ -145,7 +148,7 @@
 //!
 //! - **Tiny or `Copy` values.** Making an integer or a small struct without
 //!   heap buffers costs a few instructions on the stack, less than an acquire
-//!   and a release, and a pooled object takes a boxed cache line of its own.
+//!   and a release, and a pooled object is boxed with 64 bytes of padding.
 //! - **Long-lived objects.** A pool is for objects used briefly and returned.
 //!   An object held for the life of a connection or kept in a cache just
 //!   occupies its place; keep it in your own structures. (Go's documentation
