@@ -446,15 +446,19 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn retire(&'static self, local: &mut Local<T>) {
         let now = epoch::epoch().now();
         let len = local.items.len();
-        let stored = self.state.shared.lock(now).put_from(
-            &mut local.items,
-            ..len,
-            local.epoch,
-            self.config.capacity,
-        );
+        let mut shared = self.state.shared.lock(now);
+        let stored = shared.put_from(&mut local.items, ..len, local.epoch, self.config.capacity);
+        let dead = shared.unlock();
         self.state.counters.leave(&local.counters);
         if stored {
             self.register();
+        }
+        // This runs in a thread-local's destructor, where a panic aborts the
+        // process. The objects the store refused are destroyed one at a
+        // time, and a destructor's panic (already reported by the panic
+        // hook) goes no further.
+        for object in dead {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(object)));
         }
     }
 

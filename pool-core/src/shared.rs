@@ -137,6 +137,14 @@ impl<T> Drop for Locked<'_, T> {
 }
 
 impl<T> Locked<'_, T> {
+    /// Releases the lock and hands over the objects to destroy, for a caller
+    /// that must destroy them one at a time.
+    pub(crate) fn unlock(mut self) -> Vec<T> {
+        let graveyard = std::mem::take(&mut self.graveyard);
+        drop(self);
+        graveyard
+    }
+
     fn advance_to(&mut self, now: u64) {
         let tiers = &mut *self.tiers;
         if now <= tiers.epoch {
