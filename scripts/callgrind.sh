@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Instructions per round trip (acquire -> write a few bytes -> drop) for the
-# pool, a fresh Box, and a hand-written thread_local free list, counted by
-# callgrind. Runs benches/callgrind.rs.
+# pool, a fresh Box, a hand-written thread_local free list and every peer pool
+# crate of benches/peers.rs (one thread, small object), counted by callgrind.
+# Runs benches/callgrind.rs. Instruction counts do not depend on the machine's
+# load, so this is the stable second measure of "pool vs fastest peer".
 #
 #   scripts/callgrind.sh           # build, measure, print a table
 #   KEEP=1 scripts/callgrind.sh    # also keep the callgrind.out.* files
@@ -14,7 +16,11 @@
 #
 # `none` is the baseline: the same write and reset on an object the loop
 # holds, no acquire or release. "net" = Ir/op - Ir/op(none): what getting
-# and giving back the object costs. "x tl" compares with thread_local.
+# and giving back the object costs. "x tl" compares with thread_local,
+# "x pool" with the pool (Ir/op); the last lines name the fastest peer crate
+# and its ratio to the pool, in Ir/op and in net.
+#
+#   VARIANTS="none pool lifeguard" scripts/callgrind.sh   # a subset
 #
 # To see where a variant's instructions go:
 #   valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.pool \
@@ -27,7 +33,17 @@ cd "$(dirname "$0")/.."
 
 N1=100000
 N2=200000
-VARIANTS=(none thread_local pool box)
+PEERS=(object-pool lifeguard opool opool_local sharded-slab regex-automata
+    poolshark_local poolshark lockfree-object-pool)
+if [[ -n "${VARIANTS:-}" ]]; then
+    read -r -a VARIANTS <<<"$VARIANTS"
+else
+    VARIANTS=(none thread_local pool box "${PEERS[@]}")
+fi
+# The ratios need these three.
+for needed in none thread_local pool; do
+    [[ " ${VARIANTS[*]} " == *" $needed "* ]] || VARIANTS=("$needed" "${VARIANTS[@]}")
+done
 
 # Build the bench binary and find its path.
 if ! BIN=$(cargo bench --bench callgrind --no-run --message-format=json-render-diagnostics |
@@ -64,9 +80,26 @@ for v in "${VARIANTS[@]}"; do
 done
 
 echo
-printf '%-14s %14s %14s %9s %8s %8s\n' variant "Ir(N=$N1)" "Ir(N=$N2)" "Ir/op" "net" "x tl"
+printf '%-22s %14s %14s %9s %8s %8s %8s\n' variant "Ir(N=$N1)" "Ir(N=$N2)" "Ir/op" "net" "x tl" "x pool"
 while read -r v a b; do
-    printf '%-14s %14s %14s %9s %8s %8s\n' "$v" "$a" "$b" "${PER[$v]}" \
+    printf '%-22s %14s %14s %9s %8s %8s %8s\n' "$v" "$a" "$b" "${PER[$v]}" \
         "$(awk -v p="${PER[$v]}" -v z="${PER[none]}" 'BEGIN { printf "%.2f", p - z }')" \
-        "$(awk -v p="${PER[$v]}" -v t="${PER[thread_local]}" 'BEGIN { printf "%.3f", p / t }')"
+        "$(awk -v p="${PER[$v]}" -v t="${PER[thread_local]}" 'BEGIN { printf "%.3f", p / t }')" \
+        "$(awk -v p="${PER[$v]}" -v t="${PER[pool]}" 'BEGIN { printf "%.3f", p / t }')"
 done <"$OUT/raw"
+
+# The fastest peer crate, against the pool.
+best=
+for v in "${PEERS[@]}"; do
+    [[ -n "${PER[$v]:-}" ]] || continue
+    if [[ -z "$best" ]] || awk -v a="${PER[$v]}" -v b="${PER[$best]}" 'BEGIN { exit !(a < b) }'; then
+        best=$v
+    fi
+done
+if [[ -n "$best" ]]; then
+    echo
+    awk -v name="$best" -v b="${PER[$best]}" -v p="${PER[pool]}" -v z="${PER[none]}" 'BEGIN {
+        printf "fastest peer crate: %s, %.2f Ir/op (net %.2f)\n", name, b, b - z
+        printf "fastest peer / pool: %.3fx in Ir/op, %.3fx in net\n", b / p, (b - z) / (p - z)
+    }'
+fi

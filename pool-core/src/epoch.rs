@@ -23,7 +23,7 @@
 //! across two advancements is not held by any shared tier, and is not handed
 //! out by any thread cache.
 
-use crate::sync::{AtomicU64, Mutex, Ordering, lock};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, lock};
 
 /// An epoch counter. The pool reads it on every acquire and release with a
 /// relaxed load (a plain `mov` on x86 and arm64), and only compares it: the
@@ -48,9 +48,21 @@ impl Epoch {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// The epoch as of now, for a slow path about to file objects in a
+    /// shared store.
+    ///
+    /// A read-modify-write (that adds nothing) reads the newest value, where
+    /// a load may read an older one; and it synchronizes with `rotate`'s
+    /// advance, so a pool registered before this call is seen by every
+    /// rotation that advances past the value read. Slow paths only: it
+    /// writes the counter's cache line.
+    pub(crate) fn latest(&self) -> u64 {
+        self.0.fetch_add(0, Ordering::AcqRel)
+    }
+
     /// Advances the epoch and returns the new value.
     pub(crate) fn advance(&self) -> u64 {
-        self.0.fetch_add(1, Ordering::Relaxed) + 1
+        self.0.fetch_add(1, Ordering::AcqRel) + 1
     }
 }
 
@@ -101,10 +113,15 @@ mod globals {
 
 pub(crate) use globals::epoch;
 
-/// Adds `pool` to the set that [`rotate`] ages. Called once per pool, when
-/// its shared store first receives an object.
-pub(crate) fn register(pool: &'static dyn Rotate) {
-    lock(globals::pools()).push(pool);
+/// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
+/// pool's flag, set under the registry's lock after the pool is in the list,
+/// so a thread that sees it set knows every later rotation sees the pool.
+pub(crate) fn register(pool: &'static dyn Rotate, registered: &AtomicBool) {
+    let mut pools = lock(globals::pools());
+    if !registered.load(Ordering::Relaxed) {
+        pools.push(pool);
+        registered.store(true, Ordering::Release);
+    }
 }
 
 /// Advances the global epoch, aging every pool.

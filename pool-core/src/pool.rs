@@ -303,13 +303,12 @@ impl<T: Reset + Send + 'static> Pool<T> {
             }
             None if shared.looks_empty() => None,
             Some(mut local) => {
+                // The cache's old objects may go to the shared store, which
+                // `rotate` must then age even if this pool is never touched
+                // again.
+                let now = self.register();
                 let mut shared = shared.lock(now);
-                if self.turn_over(&mut local, &mut shared, now) {
-                    // The cache's old objects are now in the shared store,
-                    // which `rotate` must age even if this pool never
-                    // touches it again.
-                    self.register();
-                }
+                self.turn_over(&mut local, &mut shared, now);
                 let found = shared.take();
                 if found.is_some() {
                     // Refill half the cache in the same critical section, so
@@ -387,33 +386,30 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     #[cold]
     #[inline(never)]
-    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
+    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, _now: u64) {
+        let now = self.register();
         let shared = &self.state.shared;
         let capacity = self.config.capacity;
-        let stored = match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
+        match cache.and_then(|cache| cache.cell.try_borrow_mut().ok()) {
             Some(mut local) if local.items.capacity() > 0 => {
                 let mut shared = shared.lock(now);
-                let mut stored = self.turn_over(&mut local, &mut shared, now);
+                self.turn_over(&mut local, &mut shared, now);
                 if local.is_full() {
                     // Spill the older half in one batch; keep the recently
                     // used (cache-warm) top.
                     let half = local.items.len().div_ceil(2);
-                    stored |= shared.put_from(&mut local.items, ..half, now, capacity);
+                    shared.put_from(&mut local.items, ..half, now, capacity);
                 }
                 local.items.push(value);
                 bump(&local.counters.returned);
                 // Release the borrow before `shared` drops its graveyard.
                 drop(local);
-                stored
             }
             _ => {
                 let counters = &self.state.counters;
                 counters.returned.fetch_add(1, Ordering::Relaxed);
-                shared.lock(now).put_one(value, capacity)
+                shared.lock(now).put_one(value, capacity);
             }
-        };
-        if stored {
-            self.register();
         }
     }
 
@@ -429,30 +425,24 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Ages this thread's cache to epoch `now`: objects cached in an earlier
     /// epoch go to the shared store, which files them as victims or expires
-    /// them. Returns whether the store kept any.
-    fn turn_over(&self, local: &mut Local<T>, shared: &mut Locked<'_, Boxed<T>>, now: u64) -> bool {
-        let stored = if local.epoch != now {
+    /// them.
+    fn turn_over(&self, local: &mut Local<T>, shared: &mut Locked<'_, Boxed<T>>, now: u64) {
+        if local.epoch != now {
             let len = local.items.len();
-            shared.put_from(&mut local.items, ..len, local.epoch, self.config.capacity)
-        } else {
-            false
-        };
+            shared.put_from(&mut local.items, ..len, local.epoch, self.config.capacity);
+        }
         local.epoch = now;
-        stored
     }
 
     /// Called when a thread's cache is destroyed: its objects go to the
     /// shared store, its counters to the pool's totals.
     pub(crate) fn retire(&'static self, local: &mut Local<T>) {
-        let now = epoch::epoch().now();
+        let now = self.register();
         let len = local.items.len();
         let mut shared = self.state.shared.lock(now);
-        let stored = shared.put_from(&mut local.items, ..len, local.epoch, self.config.capacity);
+        shared.put_from(&mut local.items, ..len, local.epoch, self.config.capacity);
         let dead = shared.unlock();
         self.state.counters.leave(&local.counters);
-        if stored {
-            self.register();
-        }
         // This runs in a thread-local's destructor, where a panic aborts the
         // process. The objects the store refused are destroyed one at a
         // time, and a destructor's panic (already reported by the panic
@@ -462,12 +452,17 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// Makes sure [`rotate`](crate::rotate) ages this pool's shared store.
-    fn register(&'static self) {
+    /// Makes sure [`rotate`](crate::rotate) ages this pool's shared store,
+    /// and returns the epoch to file objects under. Called by every slow
+    /// path before it stores objects: registered first, then the epoch
+    /// read, so that any rotation past the epoch read sees this pool (see
+    /// `Epoch::latest`).
+    fn register(&'static self) -> u64 {
         let registered = &self.state.registered;
-        if !registered.load(Ordering::Relaxed) && !registered.swap(true, Ordering::AcqRel) {
-            epoch::register(self.state);
+        if !registered.load(Ordering::Acquire) {
+            epoch::register(self.state, registered);
         }
+        epoch::epoch().latest()
     }
 
     /// Counts an object dropped by its guard during a panic.

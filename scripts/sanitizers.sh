@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the reliability tests under AddressSanitizer and ThreadSanitizer.
+#
+#   scripts/sanitizers.sh                # both, on tests/stress.rs and tests/panics.rs
+#   scripts/sanitizers.sh address        # one sanitizer
+#   TESTS="--test stress" scripts/sanitizers.sh thread
+#
+# Needs a nightly toolchain with rust-src (`rustup component add --toolchain
+# nightly rust-src`): the sanitizers are unstable (`-Zsanitizer`), and std is
+# rebuilt with them (`-Zbuild-std`) so that its thread-locals, locks and
+# allocations are instrumented too; an uninstrumented std makes TSan report
+# races inside std's own synchronisation. `--target` keeps the sanitizer
+# flags off build scripts and proc macros (pool-derive, serde_derive), which
+# run in the compiler. Each sanitizer has its own target directory, since
+# every crate is built differently for it.
+#
+# Any report makes the run fail: ASan aborts on the first error (and
+# LeakSanitizer reports at exit), TSan exits non-zero after a race.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+toolchain="${TOOLCHAIN:-nightly-2026-10-30}"
+target="$(rustc "+$toolchain" -vV | sed -n 's/^host: //p')"
+read -r -a tests <<< "${TESTS:---test stress --test panics}"
+if [ $# -eq 0 ]; then
+    set -- address thread
+fi
+
+for sanitizer in "$@"; do
+    printf '\n=== %s sanitizer: %s ===\n' "$sanitizer" "${tests[*]}"
+    case "$sanitizer" in
+        address) export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1}" ;;
+        thread) export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" ;;
+        *) echo "unknown sanitizer: $sanitizer (address or thread)" >&2; exit 2 ;;
+    esac
+    RUSTFLAGS="-Zsanitizer=$sanitizer ${RUSTFLAGS:-}" \
+    RUSTDOCFLAGS="-Zsanitizer=$sanitizer ${RUSTDOCFLAGS:-}" \
+    CARGO_TARGET_DIR="target/${sanitizer:0:1}san" \
+        cargo "+$toolchain" test -Zbuild-std --target "$target" "${tests[@]}"
+done
