@@ -48,16 +48,17 @@ impl Epoch {
         self.0.load(Ordering::Relaxed)
     }
 
-    /// The epoch as of now, for a slow path about to file objects in a
-    /// shared store.
+    /// The epoch for a slow path about to file objects in a shared store.
     ///
-    /// A read-modify-write (that adds nothing) reads the newest value, where
-    /// a load may read an older one; and it synchronizes with `rotate`'s
-    /// advance, so a pool registered before this call is seen by every
-    /// rotation that advances past the value read. Slow paths only: it
-    /// writes the counter's cache line.
+    /// A plain load, like the fast path's: the ordering that matters comes
+    /// from registering the pool (under the registry's lock) before this
+    /// read, and the store files objects by its own epoch, which every
+    /// rotation advances under the store's lock. A stale value here only
+    /// files objects as older, so they expire sooner, never later. A
+    /// read-modify-write was tried: it wrote the line every thread's fast
+    /// path reads, and made the loom models run past ten minutes.
     pub(crate) fn latest(&self) -> u64 {
-        self.0.fetch_add(0, Ordering::AcqRel)
+        self.now()
     }
 
     /// Advances the epoch and returns the new value.

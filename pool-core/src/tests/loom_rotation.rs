@@ -1,47 +1,286 @@
-//! Models of `rotate()` racing with acquires and releases.
+//! Models of `rotate()` racing with acquires, releases, spills, refills,
+//! cross-thread returns and thread exits.
+//!
+//! Besides "nothing lost, nothing leaked", these check the epoch invariant
+//! (docs/DESIGN.md): an object that was idle before two rotations began is,
+//! once they and its thread's exit are done, in no tier and destroyed. A
+//! model learns that its objects were idle before a rotation began through
+//! a flag set after the releases and read (`SeqCst`) before rotating.
 
+use loom::sync::Arc;
+use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
-use super::loom_support::{acquire, assert_nothing_lost_or_leaked, live, pool, release};
+use super::loom_support::{
+    Obj, acquire, assert_nothing_lost_or_leaked, is_dead, live, pool, release,
+};
+use crate::Pool;
 use crate::local::LocalCache;
-use crate::rotate;
+use crate::pool::Boxed;
+use crate::{epoch, rotate};
+
+/// Rotates twice if `idle` is already set; returns whether it did.
+fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
+    let was_idle = idle.load(Ordering::SeqCst);
+    if was_idle {
+        rotate();
+        rotate();
+    }
+    was_idle
+}
+
+/// Releases with no thread cache, as a guard dropped after its thread's
+/// cache is gone does.
+fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
+    pool.reset(&mut obj);
+    pool.give(None, obj, epoch::epoch().now());
+}
+
+/// Runs `model` with loom's preemption bound at most `cap`.
+///
+/// For the three-thread models: every acquire and release there takes the
+/// store's lock, reads its empty-store hint and the epoch, and at the
+/// script's default bound of 4 each explores for well over five minutes
+/// (at 3, about one). Capped at 2 they take about half a minute together,
+/// which keeps `scripts/loom.sh` near one minute; the two-thread models
+/// keep the full bound.
+fn model_with_preemptions_at_most<F>(cap: usize, model: F)
+where
+    F: Fn() + Sync + Send + 'static,
+{
+    let mut builder = loom::model::Builder::new();
+    builder.preemption_bound = Some(builder.preemption_bound.map_or(cap, |bound| bound.min(cap)));
+    builder.check(model);
+}
+
+/// Two objects wait in the primary tier; two threads with two-object caches
+/// each acquire `n` and release them, while a third thread ages the store.
+fn two_threads_with_a_rotation(n: usize) {
+    let capacity = 2;
+    let pool = pool(capacity, 2);
+    let seeded: Vec<_> = {
+        let cache = LocalCache::new(pool);
+        (0..2).map(|_| acquire(pool, &cache)).collect()
+    };
+    for obj in seeded {
+        release_uncached(pool, obj);
+    }
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            thread::spawn(move || {
+                let cache = LocalCache::new(pool);
+                let held: Vec<_> = (0..n).map(|_| acquire(pool, &cache)).collect();
+                for obj in held {
+                    release(pool, &cache, obj);
+                }
+            })
+        })
+        .collect();
+    let rotator = thread::spawn(rotate);
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    rotator.join().unwrap();
+    assert_nothing_lost_or_leaked(pool, capacity);
+    assert_eq!(pool.stats().returned as usize, 2 + 2 * n);
+    rotate();
+    rotate();
+    assert_eq!(live(), 0, "two rotations with no use expire everything");
+    assert_eq!(pool.stats().idle, 0);
+}
 
 #[test]
-fn rotation_racing_with_spills_and_refills_loses_nothing() {
+fn rotation_racing_with_two_threads_refilling_loses_nothing() {
+    // Each thread's first miss takes a seeded object and refills its cache
+    // with the other (if the other thread has not taken it), the second
+    // acquire hits the cache or misses again; releases fill the caches.
+    model_with_preemptions_at_most(2, || two_threads_with_a_rotation(2));
+}
+
+#[test]
+fn rotation_racing_with_two_threads_spilling_and_refilling_loses_nothing() {
+    // As above, and each thread's third release finds its cache full and
+    // spills the older half into a store with room for two.
+    model_with_preemptions_at_most(2, || two_threads_with_a_rotation(3));
+}
+
+#[test]
+fn objects_idle_before_two_rotations_are_gone_after_them_and_their_threads_exit() {
     loom::model(|| {
-        let pool = pool(2, 1);
-        let worker = thread::spawn(move || {
-            let cache = LocalCache::new(pool);
-            let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
-            release(pool, &cache, a);
-            release(pool, &cache, b); // spills one to the shared store
-            let c = acquire(pool, &cache);
-            release(pool, &cache, c);
+        // The worker's objects sit in its cache. If the worker hears that
+        // two rotations have happened, its next acquire must not be served
+        // from that cache (it ages lazily, on this touch); otherwise its
+        // exit flushes them to the shared store before, between or after
+        // the rotations, and must file them so that they are expired.
+        let capacity = 4;
+        let pool = pool(capacity, 4);
+        let idle = Arc::new(AtomicBool::new(false));
+        let rotated = Arc::new(AtomicBool::new(false));
+        let worker = {
+            let (idle, rotated) = (idle.clone(), rotated.clone());
+            thread::spawn(move || {
+                let cache = LocalCache::new(pool);
+                let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
+                release(pool, &cache, a);
+                release(pool, &cache, b);
+                idle.store(true, Ordering::SeqCst);
+                if rotated.load(Ordering::Acquire) {
+                    let fresh = acquire(pool, &cache);
+                    assert_eq!(fresh.id, 2, "served an object idle across two rotations");
+                    assert!(is_dead(0) && is_dead(1), "stale cache not dropped on use");
+                    release(pool, &cache, fresh);
+                }
+                // `cache` drops here: the thread's exit.
+            })
+        };
+        let rotator = thread::spawn(move || {
+            let twice = rotate_twice_if_idle(&idle);
+            rotated.store(twice, Ordering::Release);
+            twice
         });
-        rotate();
         worker.join().unwrap();
-        assert_nothing_lost_or_leaked(pool);
+        let twice = rotator.join().unwrap();
+        assert_nothing_lost_or_leaked(pool, capacity);
+        if twice {
+            assert!(
+                is_dead(0) && is_dead(1),
+                "idle across two rotations, yet kept"
+            );
+        }
     });
 }
 
 #[test]
-fn two_rotations_after_the_last_release_empty_the_shared_store() {
+fn a_cross_thread_return_racing_with_rotation_is_expired_on_time() {
     loom::model(|| {
-        let pool = pool(4, 0);
-        let worker = thread::spawn(move || {
-            let cache = LocalCache::new(pool);
-            let obj = acquire(pool, &cache);
-            release(pool, &cache, obj);
-        });
+        // Objects acquired here are released on a thread whose one-object
+        // cache spills the first when the second arrives (to the shared
+        // store, from `put_slow`) and flushes the second on exit.
+        let capacity = 4;
+        let pool = pool(capacity, 1);
+        let cache = LocalCache::new(pool);
+        let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
+        drop(cache);
+        let idle = Arc::new(AtomicBool::new(false));
+        let returner = {
+            let idle = idle.clone();
+            thread::spawn(move || {
+                let cache = LocalCache::new(pool);
+                release(pool, &cache, a);
+                release(pool, &cache, b);
+                idle.store(true, Ordering::SeqCst);
+            })
+        };
+        let rotator = thread::spawn(move || rotate_twice_if_idle(&idle));
+        returner.join().unwrap();
+        let rotated = rotator.join().unwrap();
+        assert_nothing_lost_or_leaked(pool, capacity);
+        assert_eq!(pool.stats().returned, 2);
+        if rotated {
+            assert_eq!(live(), 0, "idle across two rotations, yet kept");
+        }
+    });
+}
+
+#[test]
+fn a_pool_registering_on_two_threads_at_once_is_still_rotated() {
+    loom::model(|| {
+        // No thread caches: each release goes straight to the shared store
+        // and registers the pool with `rotate`. The first release to
+        // register must not let the second believe the pool is already
+        // known to `rotate` before it is.
+        let capacity = 4;
+        let pool = pool(capacity, 0);
+        let cache = LocalCache::new(pool);
+        let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
+        drop(cache);
+        let b_id = b.id;
+        let idle = Arc::new(AtomicBool::new(false));
+        let first = thread::spawn(move || release_uncached(pool, a));
+        let second = {
+            let idle = idle.clone();
+            thread::spawn(move || {
+                release_uncached(pool, b);
+                idle.store(true, Ordering::SeqCst);
+            })
+        };
+        let rotator = thread::spawn(move || rotate_twice_if_idle(&idle));
+        first.join().unwrap();
+        second.join().unwrap();
+        let rotated = rotator.join().unwrap();
+        assert_nothing_lost_or_leaked(pool, capacity);
+        if rotated {
+            assert!(is_dead(b_id), "idle across two rotations, yet kept");
+        }
+    });
+}
+
+#[test]
+fn the_victim_tier_is_served_while_rotation_expires_it() {
+    loom::model(|| {
+        let capacity = 4;
+        let pool = pool(capacity, 0);
+        // Two victims: released (to the primary tier), then rotated once.
+        let cache = LocalCache::new(pool);
+        let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
+        release(pool, &cache, a);
+        release(pool, &cache, b);
+        rotate();
+        let victims = pool.stats();
+        assert_eq!((victims.idle, victims.hits_victim), (2, 0));
+
         let rotator = thread::spawn(rotate);
-        worker.join().unwrap();
+        let obj = acquire(pool, &cache);
+        let got = obj.id;
+        let during = pool.stats();
+        release(pool, &cache, obj);
         rotator.join().unwrap();
-        assert_nothing_lost_or_leaked(pool);
-        // Whatever the interleaving, two more rotations expire everything
-        // the store holds.
+        drop(cache);
+
+        let after = pool.stats();
+        if got < 2 {
+            // Served before the rotation expired the victims: one victim
+            // hit, and the rotation dropped the other one.
+            assert_eq!(during.hits_victim, 1, "{during:?}");
+            assert!(is_dead(1 - got), "the unserved victim outlived rotation");
+            assert_eq!((after.created, after.dropped_rotation), (2, 1), "{after:?}");
+        } else {
+            // The rotation came first: both victims dropped, none served.
+            assert_eq!((during.hits_victim, during.created), (0, 3), "{during:?}");
+            assert_eq!(after.dropped_rotation, 2, "{after:?}");
+        }
+        assert_nothing_lost_or_leaked(pool, capacity);
+    });
+}
+
+#[test]
+fn destructors_run_after_the_store_lock_is_released() {
+    loom::model(|| {
+        // Each object's destructor takes the store's lock (through
+        // `stats`); the pool drops objects for capacity on one thread and
+        // by rotation on another, and must do both outside the lock.
+        let capacity = 1;
+        let pool = pool(capacity, 0);
+        let cache = LocalCache::new(pool);
+        let mut held: Vec<_> = (0..3).map(|_| acquire(pool, &cache)).collect();
+        for obj in &mut held {
+            obj.reenter = Some(pool);
+        }
+        let c = held.pop().unwrap();
+        release(pool, &cache, c);
+        rotate(); // `c` is a victim
+        let releaser = thread::spawn(move || {
+            let cache = LocalCache::new(pool);
+            for obj in held {
+                // The first evicts the victim (if still there), the second
+                // finds the store full and is dropped.
+                release(pool, &cache, obj);
+            }
+        });
         rotate();
-        rotate();
-        assert_eq!(live(), 0);
-        assert_eq!(pool.stats().idle, 0);
+        releaser.join().unwrap();
+        drop(cache);
+        assert_nothing_lost_or_leaked(pool, capacity);
+        assert_eq!(pool.stats().returned, 3);
     });
 }

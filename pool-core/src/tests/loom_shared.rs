@@ -2,6 +2,7 @@
 //! full cache, refills on a miss, cross-thread return, and a thread's exit
 //! flushing its cache while another thread acquires.
 
+use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
@@ -11,74 +12,112 @@ use crate::local::LocalCache;
 #[test]
 fn two_threads_spilling_and_refilling_lose_nothing() {
     loom::model(|| {
-        // One-object caches: the second release spills, the next miss
-        // refills, so both threads go through the shared store.
-        let pool = pool(2, 1);
+        // Two-object caches: the third release spills the older half, the
+        // next misses refill from the primary tier, and the store (room for
+        // two) refuses what does not fit. Both threads do all of it at once.
+        let (capacity, thread_capacity) = (2, 2);
+        let pool = pool(capacity, thread_capacity);
         let threads: Vec<_> = (0..2)
             .map(|_| {
                 thread::spawn(move || {
                     let cache = LocalCache::new(pool);
-                    let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
-                    release(pool, &cache, a);
-                    release(pool, &cache, b);
-                    let c = acquire(pool, &cache);
-                    release(pool, &cache, c);
+                    let held: Vec<_> = (0..3).map(|_| acquire(pool, &cache)).collect();
+                    for obj in held {
+                        release(pool, &cache, obj);
+                    }
+                    let held: Vec<_> = (0..3).map(|_| acquire(pool, &cache)).collect();
+                    for obj in held {
+                        release(pool, &cache, obj);
+                    }
                 })
             })
             .collect();
         for t in threads {
             t.join().unwrap();
         }
-        assert_nothing_lost_or_leaked(pool);
+        assert_nothing_lost_or_leaked(pool, capacity);
+        let stats = pool.stats();
+        assert_eq!(stats.returned, 12, "{stats:?}");
+        // Each thread's second round finds at least the two objects its own
+        // cache kept after the spill.
+        assert!(stats.hits_local >= 4, "{stats:?}");
     });
 }
 
 #[test]
 fn objects_acquired_on_one_thread_and_released_on_another_are_kept() {
     loom::model(|| {
-        let pool = pool(4, 1);
+        // The consumer's one-object cache spills on its second release, so
+        // the consumer's releases race with the producer's acquires (which
+        // miss and look in the shared store) on the store's lock.
+        let capacity = 4;
+        let pool = pool(capacity, 1);
         let handoff = Arc::new(Mutex::new(Vec::new()));
         let producer = {
             let handoff = handoff.clone();
             thread::spawn(move || {
                 let cache = LocalCache::new(pool);
-                for _ in 0..2 {
+                for _ in 0..3 {
                     let obj = acquire(pool, &cache);
                     handoff.lock().unwrap().push(obj);
                 }
             })
         };
         let cache = LocalCache::new(pool);
-        for _ in 0..2 {
-            if let Some(obj) = handoff.lock().unwrap().pop() {
+        for _ in 0..3 {
+            let obj = handoff.lock().unwrap().pop();
+            if let Some(obj) = obj {
                 release(pool, &cache, obj);
             }
         }
         producer.join().unwrap();
-        for obj in handoff.lock().unwrap().drain(..) {
+        let rest: Vec<_> = handoff.lock().unwrap().drain(..).collect();
+        for obj in rest {
             release(pool, &cache, obj);
         }
         drop(cache);
-        assert_nothing_lost_or_leaked(pool);
-        assert_eq!(pool.stats().returned, 2);
+        assert_nothing_lost_or_leaked(pool, capacity);
+        let stats = pool.stats();
+        assert_eq!(stats.returned, 3, "{stats:?}");
+        assert_eq!(stats.dropped_capacity, 0, "{stats:?}");
     });
 }
 
 #[test]
-fn a_thread_exit_flushing_its_cache_races_with_an_acquire() {
+fn a_thread_exit_flushing_its_cache_races_with_an_acquire_and_a_rotation() {
     loom::model(|| {
-        let pool = pool(4, 4);
-        let exiting = thread::spawn(move || {
-            let cache = LocalCache::new(pool);
-            let obj = acquire(pool, &cache);
-            release(pool, &cache, obj);
-            // `cache` drops here: the thread's exit.
-        });
+        // The exiting thread's two cached objects reach a store with room
+        // for one: as fresh objects before the rotation, as victims (aged
+        // by the thread's stale cache epoch) after it. Either way the store
+        // keeps within its capacity, and an acquire that starts after the
+        // flush finds what it kept.
+        let capacity = 1;
+        let pool = pool(capacity, 4);
+        let flushed = Arc::new(AtomicBool::new(false));
+        let exiting = {
+            let flushed = flushed.clone();
+            thread::spawn(move || {
+                let cache = LocalCache::new(pool);
+                let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
+                release(pool, &cache, a);
+                release(pool, &cache, b);
+                drop(cache); // the thread's exit
+                flushed.store(true, Ordering::Release);
+            })
+        };
+        crate::rotate();
         let cache = LocalCache::new(pool);
+        let seen_flush = flushed.load(Ordering::Acquire);
         let obj = acquire(pool, &cache);
+        if seen_flush {
+            assert!(obj.id < 2, "made object {} instead of reusing", obj.id);
+        }
         release(pool, &cache, obj);
         exiting.join().unwrap();
         drop(cache);
-        assert_nothing_lost_or_leaked(pool);
+        assert_nothing_lost_or_leaked(pool, capacity);
+        if seen_flush {
+            assert_eq!(pool.stats().created, 2);
+        }
     });
 }
