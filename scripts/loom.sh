@@ -2,7 +2,7 @@
 # Runs the loom models of pool-core's concurrent core (pool-core/src/tests/loom_*.rs).
 #
 #   scripts/loom.sh                        # every model, preemption bound 4
-#   LOOM_MAX_PREEMPTIONS=4 scripts/loom.sh # a deeper search
+#   LOOM_MAX_PREEMPTIONS=5 scripts/loom.sh # a deeper search (much slower)
 #   scripts/loom.sh rotation               # only models whose name matches
 #
 # The models build pool-core with `--cfg loom`, which swaps std's atomics and

@@ -339,10 +339,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(always)]
     pub(crate) fn put(&'static self, mut value: Boxed<T>) {
         self.reset(&mut value);
-        let now = epoch::epoch().now();
         let Some(key) = self.local else {
-            return self.put_slow(None, value, now);
+            return self.put_slow(None, value);
         };
+        let now = epoch::epoch().now();
         let mut value = Some(value);
         let cached = key.try_with(|cache| {
             if let Some(value) = value.take() {
@@ -351,7 +351,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         });
         if let (Err(_), Some(value)) = (cached, value) {
             // This thread's cache is gone: straight to the shared store.
-            self.put_slow(None, value, now);
+            self.put_slow(None, value);
         }
     }
 
@@ -377,16 +377,19 @@ impl<T: Reset + Send + 'static> Pool<T> {
         match cache {
             Some(cache) => {
                 if let Err(value) = cache.push(value, now) {
-                    self.put_slow(Some(cache), value, now);
+                    self.put_slow(Some(cache), value);
                 }
             }
-            None => self.put_slow(None, value, now),
+            None => self.put_slow(None, value),
         }
     }
 
+    /// Files `value` when the thread cache is full, gone or disabled. It
+    /// reads the epoch itself, after registering the pool (see `register`),
+    /// rather than trusting the fast path's earlier read.
     #[cold]
     #[inline(never)]
-    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, _now: u64) {
+    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
         let now = self.register();
         let shared = &self.state.shared;
         let capacity = self.config.capacity;
