@@ -81,7 +81,9 @@
 //!    object and refills half its cache) or full (it moves the older half
 //!    there), so the lock is taken once per batch, not once per object.
 //!    Objects released on one thread and acquired on another pass through
-//!    here, and so do the caches of exiting threads.
+//!    here, and so do the caches of exiting threads. A thread that runs
+//!    into the same bound twice in a row (a producer that only acquires, a
+//!    consumer that only releases) moves a whole cache at a time instead.
 //! 3. **The shared victim tier**: objects that have stayed idle across one
 //!    [rotation](rotate). Still served, once the primary tier is empty.
 //! 4. **The constructor**: `Default::default()`, the derive's

@@ -299,6 +299,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             // Under a burst larger than the pool, every miss lands here.
             Some(mut local) if local.items.is_empty() && shared.looks_empty() => {
                 local.epoch = now;
+                local.missed();
                 None
             }
             None if shared.looks_empty() => None,
@@ -310,11 +311,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 let mut shared = shared.lock(now);
                 self.turn_over(&mut local, &mut shared, now);
                 let found = shared.take();
+                let batch = local.missed();
                 if found.is_some() {
-                    // Refill half the cache in the same critical section, so
-                    // the next acquires on this thread are lock-free again.
-                    let room = local.items.capacity() - local.items.len();
-                    let batch = room.min(self.config.thread_capacity / 2);
+                    // Refill the cache in the same critical section, so the
+                    // next acquires on this thread are lock-free again.
                     shared.take_batch(&mut local.items, batch);
                 }
                 // Release the borrow before `shared` drops: its graveyard
@@ -398,10 +398,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 let mut shared = shared.lock(now);
                 self.turn_over(&mut local, &mut shared, now);
                 if local.is_full() {
-                    // Spill the older half in one batch; keep the recently
-                    // used (cache-warm) top.
-                    let half = local.items.len().div_ceil(2);
-                    shared.put_from(&mut local.items, ..half, now, capacity);
+                    // Spill in one batch from the bottom, keeping the
+                    // recently used (cache-warm) top unless this thread
+                    // only releases.
+                    let spill = local.overflowed();
+                    shared.put_from(&mut local.items, ..spill, now, capacity);
                 }
                 local.items.push(value);
                 bump(&local.counters.returned);
