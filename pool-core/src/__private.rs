@@ -17,7 +17,9 @@ use std::hash::{BuildHasher, Hash};
 use crate::reset::Reset;
 
 pub use crate::local::LocalCache;
-pub use crate::pool::{PoolState, PoolType, finish};
+#[cfg(not(loom))]
+pub use crate::pool::release;
+pub use crate::pool::{PoolState, PoolType, Released, finish};
 
 /// Resets one field of a derived struct: `<FieldType as ResetField>` is how
 /// the derive calls [`Reset::reset`], so that a field type without `Reset`

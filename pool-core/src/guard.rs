@@ -81,7 +81,7 @@ impl<T: Reset + Send + 'static> Drop for Pooled<T> {
         if std::thread::panicking() {
             self.pool.discard(value);
         } else {
-            self.pool.put(value);
+            (self.pool.release)(crate::pool::Released(value));
         }
     }
 }

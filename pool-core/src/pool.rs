@@ -145,6 +145,41 @@ pub struct Pool<T: Reset + Send + 'static> {
     #[cfg_attr(loom, allow(dead_code))] // loom models pass their caches explicitly
     local: Option<&'static LocalKey<LocalCache<T>>>,
     state: &'static PoolState<T>,
+    /// Returns an object to this pool, with this pool and its thread-local
+    /// named statically (see [`pool!`](crate::pool!)).
+    #[cfg_attr(loom, allow(dead_code))]
+    pub(crate) release: fn(Released<T>),
+}
+
+/// An object on its way back to its pool: what the guard hands to the
+/// pool's `release` function. Opaque outside the crate, so generated code
+/// can pass it along but never make one.
+#[doc(hidden)]
+pub struct Released<T>(#[cfg_attr(loom, allow(dead_code))] pub(crate) Boxed<T>);
+
+impl<T> fmt::Debug for Released<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Released")
+    }
+}
+
+/// The body of the `release` function [`pool!`](crate::pool!) generates for
+/// each pool: `|value| release(&POOL, value)`.
+///
+/// The guard holds its pool as a `&'static Pool<T>`, a run-time value, so
+/// a release written as `self.pool.put(value)` cannot see which
+/// thread-local it goes to, and reaches it through `LocalKey`'s indirect
+/// accessor call. In the generated closure the pool is a named `static`,
+/// which the compiler treats as a constant: `put` inlines into it with a
+/// direct `%fs:` access to the thread cache, as on the acquire side. The
+/// guard makes one call through `release`; the round trip drops from 105
+/// to 87 instructions (`scripts/callgrind.sh`; the `thread_local!` free
+/// list takes 82).
+#[doc(hidden)]
+#[cfg(not(loom))]
+#[inline(always)]
+pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
+    pool.put(value.0);
 }
 
 /// The recipe for a [`Pool`]: its constructor and capacities. Made by
@@ -490,7 +525,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cfg(loom)]
     pub(crate) fn leaked(config: PoolConfig<T>) -> &'static Self {
         let state = Box::leak(Box::new(PoolState::new()));
-        Box::leak(Box::new(finish(config, None, state)))
+        Box::leak(Box::new(finish(config, None, state, |_| {})))
     }
 }
 
@@ -762,7 +797,12 @@ macro_rules! pool {
                 static __POOL_CORE_LOCAL: $crate::__private::LocalCache<__PoolCoreItem> =
                     $crate::__private::LocalCache::new(&$name);
             }
-            $crate::__private::finish($init, ::core::option::Option::Some(&__POOL_CORE_LOCAL), &__POOL_CORE_STATE)
+            $crate::__private::finish(
+                $init,
+                ::core::option::Option::Some(&__POOL_CORE_LOCAL),
+                &__POOL_CORE_STATE,
+                |value| $crate::__private::release(&$name, value),
+            )
         };
     )+};
 }
@@ -785,10 +825,12 @@ pub const fn finish<T: Reset + Send + 'static>(
     #[cfg_attr(loom, allow(dead_code))] // loom models pass their caches explicitly
     local: Option<&'static LocalKey<LocalCache<T>>>,
     state: &'static PoolState<T>,
+    release: fn(Released<T>),
 ) -> Pool<T> {
     Pool {
         config,
         local,
         state,
+        release,
     }
 }
