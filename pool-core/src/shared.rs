@@ -151,13 +151,11 @@ impl<T> Locked<'_, T> {
             return;
         }
         let expired = if now - tiers.epoch == 1 {
-            // The old victims go; the primary tier becomes the victim tier,
-            // keeping its buffer, and the new primary starts with the old
-            // victim's (now empty) buffer.
-            let mut old_victim = std::mem::take(&mut tiers.victim);
-            std::mem::swap(&mut tiers.primary, &mut tiers.victim);
-            tiers.primary = Vec::new();
-            old_victim.shrink_to(0);
+            // The old victims go, in their own buffer, to the graveyard; the
+            // primary tier becomes the victim tier, keeping its buffer, and
+            // the new primary tier starts empty, unallocated.
+            let old_victim = std::mem::take(&mut tiers.victim);
+            tiers.victim = std::mem::take(&mut tiers.primary);
             old_victim
         } else {
             let mut expired = std::mem::take(&mut tiers.victim);
