@@ -20,6 +20,14 @@ use crate::sync::{Arc, AtomicU64, Mutex, Ordering, lock};
 /// `created + reused()` objects have been handed out, of which
 /// `in_use()` are held now.
 ///
+/// "No thread" includes exiting threads and rotations. A thread's cache is
+/// handed to the shared store by its thread-local destructor, which runs
+/// after the thread's closure has returned: `JoinHandle::join` waits for
+/// it, the end of a `std::thread::scope` does not (it waits for the
+/// closures only), so join scoped threads explicitly before a snapshot
+/// that must be exact. And a [`rotate`](crate::rotate) running on another
+/// thread counts the objects it expires before their destructors have run.
+///
 /// # Example
 ///
 /// ```

@@ -425,24 +425,32 @@ mod exclusive {
         let _epoch = epoch_lock();
         let (threads, rounds) = if cfg!(miri) { (3, 20) } else { (4, 2_000) };
         std::thread::scope(|s| {
-            for t in 0..threads {
-                s.spawn(move || {
-                    for round in 0..rounds {
-                        let mut held: Vec<_> =
-                            (0..1 + (round + t) % 5).map(|_| Slot::acquire()).collect();
-                        for slot in &mut held {
-                            assert!(!slot.held.swap(true, Ordering::SeqCst), "shared");
-                            assert_eq!(slot.scribble, 0, "handed out without reset");
-                            slot.scribble = 1 + t as u64;
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    s.spawn(move || {
+                        for round in 0..rounds {
+                            let mut held: Vec<_> =
+                                (0..1 + (round + t) % 5).map(|_| Slot::acquire()).collect();
+                            for slot in &mut held {
+                                assert!(!slot.held.swap(true, Ordering::SeqCst), "shared");
+                                assert_eq!(slot.scribble, 0, "handed out without reset");
+                                slot.scribble = 1 + t as u64;
+                            }
+                            for slot in &held {
+                                slot.held.store(false, Ordering::SeqCst);
+                            }
+                            if round % 64 == 0 && t == 0 {
+                                rotate();
+                            }
                         }
-                        for slot in &held {
-                            slot.held.store(false, Ordering::SeqCst);
-                        }
-                        if round % 64 == 0 && t == 0 {
-                            rotate();
-                        }
-                    }
-                });
+                    })
+                })
+                .collect();
+            // Joined explicitly: a scope's implicit join does not wait for
+            // the threads' thread-local destructors, which hand their
+            // caches to the shared store.
+            for worker in workers {
+                worker.join().unwrap();
             }
         });
         let stats = Slot::pool().stats();
