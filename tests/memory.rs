@@ -6,8 +6,8 @@
 //! thread of the process, so it runs without libtest (`harness = false` in
 //! Cargo.toml): libtest's main thread, waiting for a test, now and then
 //! allocated 900 bytes in the middle of the measurement (148 + 608 + 48 +
-//! 96, caught by recording each allocation's thread), about one run in a
-//! hundred under load. Here `main` runs the one scenario itself, and
+//! 96, caught by recording each allocation's thread), in between one run
+//! in a hundred and one in six hundred. Here `main` runs the one scenario itself, and
 //! nothing else runs.
 
 use std::alloc::{GlobalAlloc, Layout, System};
