@@ -5,9 +5,10 @@
 #   LOOM_MAX_PREEMPTIONS=5 scripts/loom.sh # a deeper search (much slower)
 #   scripts/loom.sh rotation               # only models whose name matches
 #
-# The models build pool-core with `--cfg loom`, which swaps std's atomics and
-# locks for loom's (pool-core/src/sync.rs); a separate target directory keeps
-# that build from invalidating the normal one.
+# The models build pool-core's unit tests with `--cfg loom`: under
+# `cfg(all(test, loom))` its sync facade (pool-core/src/sync.rs) swaps std's
+# atomics, locks, thread-locals and globals for loom's. A separate target
+# directory keeps that build from invalidating the normal one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTFLAGS="--cfg loom ${RUSTFLAGS:-}"

@@ -2,14 +2,9 @@
 //!
 //! Rust has no garbage collector whose cycles could age a pool, so this
 //! module supplies the clock: one process-wide epoch counter. Each call to
-//! [`rotate`] advances it and ages every pool that holds shared idle objects:
-//!
-//! ```text
-//!             rotate()                rotate()
-//!  primary ─────────────▶ victim ─────────────▶ dropped
-//!  (released this epoch)  (idle one epoch,      (idle two epochs:
-//!                          still served)          destructor runs)
-//! ```
+//! [`rotate`] advances it and ages every pool that holds shared idle
+//! objects: primary objects become victims, victims are dropped (the
+//! [crate docs](crate#how-rotation-bounds-memory) draw it).
 //!
 //! Per-thread caches are not visited by `rotate` (reaching into another
 //! thread's cache would put an atomic operation on every acquire). Instead
@@ -23,7 +18,7 @@
 //! across two advancements is not held by any shared tier, and is not handed
 //! out by any thread cache.
 
-use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, lock};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, global, lock};
 
 /// An epoch counter. The pool reads it on every acquire and release with a
 /// relaxed load (a plain `mov` on x86 and arm64), and only compares it: the
@@ -33,14 +28,10 @@ use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, lock};
 pub(crate) struct Epoch(AtomicU64);
 
 impl Epoch {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Epoch(AtomicU64::new(0))
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Epoch(AtomicU64::new(0))
+    const_fn! {
+        pub(crate) fn new() -> Self {
+            Epoch(AtomicU64::new(0))
+        }
     }
 
     #[inline]
@@ -76,49 +67,25 @@ pub(crate) trait Rotate: Sync {
 /// Every pool whose shared store has ever held an object.
 type Registry = Mutex<Vec<&'static dyn Rotate>>;
 
-#[cfg(not(loom))]
-mod globals {
-    use super::{Epoch, Registry};
-
+global! {
     static EPOCH: Epoch = Epoch::new();
+}
+
+global! {
     static POOLS: Registry = Registry::new(Vec::new());
-
-    #[inline]
-    pub(crate) fn epoch() -> &'static Epoch {
-        &EPOCH
-    }
-
-    pub(crate) fn pools() -> &'static Registry {
-        &POOLS
-    }
 }
 
-#[cfg(loom)]
-mod globals {
-    use super::{Epoch, Registry};
-
-    // loom's statics are reset for every execution of a model.
-    loom::lazy_static! {
-        static ref EPOCH: Epoch = Epoch::new();
-        static ref POOLS: Registry = Registry::new(Vec::new());
-    }
-
-    pub(crate) fn epoch() -> &'static Epoch {
-        &EPOCH
-    }
-
-    pub(crate) fn pools() -> &'static Registry {
-        &POOLS
-    }
+/// The process-wide epoch.
+#[inline]
+pub(crate) fn epoch() -> &'static Epoch {
+    &EPOCH
 }
-
-pub(crate) use globals::epoch;
 
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
 pub(crate) fn register(pool: &'static dyn Rotate, registered: &AtomicBool) {
-    let mut pools = lock(globals::pools());
+    let mut pools = lock(&POOLS);
     if !registered.load(Ordering::Relaxed) {
         pools.push(pool);
         registered.store(true, Ordering::Release);
@@ -163,7 +130,7 @@ pub fn rotate() {
     let now = epoch().advance();
     // Copy the list so that no lock is held while destructors run: a
     // destructor may itself touch a pool, or call `rotate`.
-    let pools = lock(globals::pools()).clone();
+    let pools = lock(&POOLS).clone();
     // A destructor that panics must not leave the other pools unrotated:
     // rotate them all, then pass the first panic on.
     let mut panic = None;
@@ -176,98 +143,5 @@ pub fn rotate() {
     }
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
-    }
-}
-
-#[cfg(not(loom))]
-pub use rotator::Rotator;
-
-#[cfg(not(loom))]
-mod rotator {
-    use std::sync::mpsc;
-    use std::thread::JoinHandle;
-    use std::time::Duration;
-
-    /// A background thread that calls [`rotate`](crate::rotate) on a fixed
-    /// period, so that idle pools give their memory back without the
-    /// application having to schedule it.
-    ///
-    /// The thread is named `pool-rotator`. Dropping the handle stops it and
-    /// waits for it to finish its current rotation.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use std::time::Duration;
-    ///
-    /// // Objects idle for 30 to 60 seconds are dropped.
-    /// let rotator = pool_core::Rotator::spawn(Duration::from_secs(30))?;
-    /// // ... run the application ...
-    /// drop(rotator); // stops the thread
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    #[derive(Debug)]
-    pub struct Rotator {
-        stop: Option<mpsc::Sender<()>>,
-        thread: Option<JoinHandle<()>>,
-    }
-
-    impl Rotator {
-        /// Starts a thread that rotates every `period`.
-        ///
-        /// An object is then dropped after between one and two periods of
-        /// idleness.
-        ///
-        /// # Errors
-        ///
-        /// `ErrorKind::InvalidInput` if `period` is zero (the thread would
-        /// spin), or the error from spawning the thread.
-        ///
-        /// ```
-        /// use std::io::ErrorKind;
-        /// use std::time::Duration;
-        ///
-        /// use pool_core::Rotator;
-        ///
-        /// let rotator = Rotator::spawn(Duration::from_secs(60))?;
-        /// drop(rotator); // stops the thread
-        ///
-        /// let zero = Rotator::spawn(Duration::ZERO).unwrap_err();
-        /// assert_eq!(zero.kind(), ErrorKind::InvalidInput);
-        /// # Ok::<(), std::io::Error>(())
-        /// ```
-        pub fn spawn(period: Duration) -> std::io::Result<Rotator> {
-            if period.is_zero() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "rotation period must be greater than zero",
-                ));
-            }
-            let (stop, stopped) = mpsc::channel::<()>();
-            let thread = std::thread::Builder::new()
-                .name("pool-rotator".into())
-                .spawn(move || {
-                    while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(period) {
-                        // A panicking destructor must not end rotation for
-                        // the rest of the process; its panic has already
-                        // been reported by the panic hook.
-                        let _ = std::panic::catch_unwind(crate::rotate);
-                    }
-                })?;
-            Ok(Rotator {
-                stop: Some(stop),
-                thread: Some(thread),
-            })
-        }
-    }
-
-    impl Drop for Rotator {
-        fn drop(&mut self) {
-            // Closing the channel wakes the thread at once.
-            drop(self.stop.take());
-            if let Some(thread) = self.thread.take() {
-                let _ = thread.join();
-            }
-        }
     }
 }

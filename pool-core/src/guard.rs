@@ -4,7 +4,8 @@ use std::fmt;
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 
-use crate::pool::{Boxed, Pool};
+use crate::Pool;
+use crate::padded::Boxed;
 use crate::reset::Reset;
 
 /// An object on loan from a [`Pool`]. Dereferences to the object; when
@@ -81,7 +82,7 @@ impl<T: Reset + Send + 'static> Drop for Pooled<T> {
         if std::thread::panicking() {
             self.pool.discard(value);
         } else {
-            (self.pool.release)(crate::pool::Released(value));
+            (self.pool.release)(crate::__private::Released(value));
         }
     }
 }

@@ -316,28 +316,32 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod config;
 mod epoch;
-#[cfg(not(loom))]
 mod guard;
 mod local;
+mod padded;
 mod pool;
+mod poolable;
 mod reset;
-#[cfg(all(feature = "serde", not(loom)))]
+mod rotator;
+#[cfg(feature = "serde")]
 mod serde;
 mod shared;
+mod state;
 mod stats;
 mod sync;
 
 #[cfg(test)]
 mod tests;
 
-#[cfg(not(loom))]
-pub use epoch::Rotator;
+pub use config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
 pub use epoch::rotate;
-#[cfg(not(loom))]
 pub use guard::Pooled;
-pub use pool::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Pool, PoolConfig, Poolable};
+pub use pool::Pool;
+pub use poolable::Poolable;
 pub use reset::Reset;
+pub use rotator::Rotator;
 pub use stats::Stats;
 
 /// The derive for [`Poolable`](trait@Poolable) and [`Reset`]: each field is

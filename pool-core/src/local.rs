@@ -1,22 +1,32 @@
-//! The per-thread cache that sits in front of a pool's shared store.
+//! The per-thread cache that sits in front of a pool's shared store, and
+//! its policy: when it ages, how much it refills and spills.
 //!
 //! Each pool declared with [`pool!`](crate::pool!) (or derived) has its own
 //! `thread_local!` holding a [`LocalCache`]: a stack of idle objects that
 //! only its thread touches, so the hot path takes no lock and performs no
 //! atomic read-modify-write.
 //!
-//! The cache is a `RefCell`, borrowed only for a few moves of pointers and
-//! never while user code (a constructor, `reset`, a destructor) runs. A
-//! user's `reset` or `Drop` may itself acquire or release objects of the same
-//! pool (a tree of pooled nodes, say); because no borrow is held at that
-//! moment, those calls find the cache free. Should a borrow ever fail, the
-//! pool falls back to its shared store rather than panic.
+//! Invariants:
+//! 1. The cache holds at most `thread_capacity` objects, all released in
+//!    the epoch it records; a cache found in an older epoch hands its
+//!    objects to the shared store (which files them as victims or expires
+//!    them) before it is used again.
+//! 2. The cache is a `RefCell`, borrowed only for a few moves of pointers
+//!    and never while user code (a constructor, `reset`, a destructor)
+//!    runs: the slow paths return what the store buried, as a
+//!    [`Graveyard`], for the caller to destroy after the borrow has ended.
+//!    A user's `reset` or `Drop` may therefore acquire or release objects of
+//!    the same pool (a tree of pooled nodes, say) and find the cache free.
+//!    Should a borrow ever fail, the cache falls back to the shared store
+//!    rather than panic.
 
 use std::cell::RefCell;
 
 use crate::epoch;
-use crate::pool::{Boxed, Pool};
+use crate::padded::Boxed;
 use crate::reset::Reset;
+use crate::shared::{Graveyard, Locked};
+use crate::state::PoolState;
 use crate::stats::{ThreadHandle, bump};
 
 /// A thread's cache of idle objects for one pool.
@@ -25,38 +35,52 @@ use crate::stats::{ThreadHandle, bump};
 /// initialized value of a `thread_local!`; it has no public methods.
 #[doc(hidden)]
 pub struct LocalCache<T: Reset + Send + 'static> {
-    pub(crate) cell: RefCell<Local<T>>,
+    cell: RefCell<Local<T>>,
+    /// The pool's shared half, where misses, overflows and the thread's
+    /// exit go.
+    state: &'static PoolState<T>,
+    /// The bound on the pool's shared tiers.
+    capacity: usize,
 }
 
-pub(crate) struct Local<T: Reset + Send + 'static> {
+struct Local<T: Reset + Send + 'static> {
     /// Idle objects; the most recently released on top. Allocated once with
     /// room for exactly `thread_capacity` objects and never grown, so its
     /// capacity is the bound the fast path checks.
-    pub(crate) items: Vec<Boxed<T>>,
+    items: Vec<Boxed<T>>,
     /// The epoch `items` were released in.
-    pub(crate) epoch: u64,
+    epoch: u64,
     /// Which bound of the cache this thread last ran into.
-    pub(crate) last_crossing: Crossing,
-    pub(crate) pool: &'static Pool<T>,
+    last_crossing: Crossing,
     /// This thread's hot-path counters, registered with the pool.
-    pub(crate) counters: ThreadHandle,
+    counters: ThreadHandle,
+    /// Whether [`LocalCache::retire`] has run: the cache then holds nothing
+    /// and has no room.
+    retired: bool,
 }
 
 impl<T: Reset + Send + 'static> LocalCache<T> {
-    /// The cache of the calling thread for `pool`, registered with the pool.
+    /// The calling thread's cache for the pool whose shared half is
+    /// `state`, registered with it.
     ///
     /// Runs once per thread, on the thread's first use of the pool (it is the
     /// `thread_local!`'s initializer), so the fast paths never have to ask
     /// whether the cache is set up.
-    pub fn new(pool: &'static Pool<T>) -> Self {
+    pub(crate) fn new(
+        state: &'static PoolState<T>,
+        capacity: usize,
+        thread_capacity: usize,
+    ) -> Self {
         LocalCache {
             cell: RefCell::new(Local {
-                items: Vec::with_capacity(pool.thread_capacity()),
+                items: Vec::with_capacity(thread_capacity),
                 epoch: epoch::epoch().now(),
                 last_crossing: Crossing::None,
-                pool,
-                counters: pool.join_thread(),
+                counters: state.join_thread(),
+                retired: false,
             }),
+            state,
+            capacity,
         }
     }
 
@@ -87,6 +111,60 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         bump(&local.counters.returned);
         Ok(())
     }
+
+    /// The slow path of an acquire, after [`pop`](Self::pop) found nothing
+    /// at epoch `now`: ages the cache, takes an object from the shared store
+    /// and refills the cache from it in the same critical section, so that
+    /// the next acquires on this thread are lock-free again. `None` means
+    /// the pool has no idle object: the caller makes one.
+    pub(crate) fn refill(&self, now: u64) -> (Option<Boxed<T>>, Graveyard<Boxed<T>>) {
+        let Ok(mut local) = self.cell.try_borrow_mut() else {
+            return self.state.take_uncached(now);
+        };
+        if local.items.is_empty() && self.state.shared.looks_empty() {
+            // Nothing to age here and nothing to take there: skip the lock.
+            // Under a burst larger than the pool, every miss lands here.
+            local.epoch = now;
+            local.missed();
+            return (None, Graveyard::new());
+        }
+        // The cache's old objects may go to the shared store, which `rotate`
+        // must then age even if this pool is never touched again.
+        let now = self.state.register();
+        let mut store = self.state.shared.lock(now);
+        local.turn_over(&mut store, now, self.capacity);
+        let found = store.take().map(|(value, _tier)| value);
+        let batch = local.missed();
+        if found.is_some() {
+            store.take_batch(&mut local.items, batch);
+        }
+        (found, store.unlock())
+    }
+
+    /// The slow path of a release, after [`push`](Self::push) refused
+    /// `value` (the cache is full, out of date, or disabled): ages the
+    /// cache, spills part of it to the shared store if it is full, and
+    /// keeps `value`.
+    pub(crate) fn spill(&self, value: Boxed<T>) -> Graveyard<Boxed<T>> {
+        let mut local = match self.cell.try_borrow_mut() {
+            Ok(local) if local.items.capacity() > 0 => local,
+            _ => return self.state.put_uncached(value, self.capacity),
+        };
+        // Reads the epoch itself, after registering the pool, rather than
+        // trusting the fast path's earlier read.
+        let now = self.state.register();
+        let mut store = self.state.shared.lock(now);
+        local.turn_over(&mut store, now, self.capacity);
+        if local.is_full() {
+            // Spill in one batch from the bottom, keeping the recently used
+            // (cache-warm) top unless this thread only releases.
+            let spill = local.overflowed();
+            store.put_from(&mut local.items, ..spill, now, self.capacity);
+        }
+        local.items.push(value);
+        bump(&local.counters.returned);
+        store.unlock()
+    }
 }
 
 /// A bound of the thread cache that an acquire or a release ran into.
@@ -101,7 +179,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
 /// 32, that took the `cross_thread_small` bench (one thread acquires,
 /// another releases) from 1.45x opool's time per object to 0.87-1.03x.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Crossing {
+enum Crossing {
     /// Neither bound yet.
     None,
     /// An acquire found the cache empty (or out of date).
@@ -115,14 +193,24 @@ impl<T: Reset + Send + 'static> Local<T> {
     /// vector's own capacity (allocated as exactly `thread_capacity`) lets the
     /// compiler drop `push`'s growth check.
     #[inline]
-    pub(crate) fn is_full(&self) -> bool {
+    fn is_full(&self) -> bool {
         self.items.len() == self.items.capacity()
+    }
+
+    /// Ages the cache to epoch `now`: objects cached in an earlier epoch go
+    /// to the shared store, which files them as victims or expires them.
+    fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64, capacity: usize) {
+        if self.epoch != now {
+            let len = self.items.len();
+            store.put_from(&mut self.items, ..len, self.epoch, capacity);
+        }
+        self.epoch = now;
     }
 
     /// Records an acquire that missed the cache, and returns how many
     /// objects to refill it with: half a cache, or all the room there is
     /// if the last miss was also an acquire's.
-    pub(crate) fn missed(&mut self) -> usize {
+    fn missed(&mut self) -> usize {
         let room = self.items.capacity() - self.items.len();
         let batch = match self.last_crossing {
             Crossing::Empty => room,
@@ -136,7 +224,7 @@ impl<T: Reset + Send + 'static> Local<T> {
     /// objects, from the bottom (the least recently used), to spill: the
     /// older half, rounded up, or all of them if the last crossing was
     /// also a full cache's.
-    pub(crate) fn overflowed(&mut self) -> usize {
+    fn overflowed(&mut self) -> usize {
         let len = self.items.len();
         let spill = match self.last_crossing {
             Crossing::Full => len,
@@ -147,12 +235,47 @@ impl<T: Reset + Send + 'static> Local<T> {
     }
 }
 
+impl<T: Reset + Send + 'static> LocalCache<T> {
+    /// Hands the cache's idle objects to the shared store and its counters
+    /// to the pool's totals, for good: what the thread's exit does. Later
+    /// calls do nothing, so a loom model can retire a cache before loom
+    /// drops it (loom runs a thread's local destructors outside the model's
+    /// execution, where no modelled lock may be taken).
+    pub(crate) fn retire(&self) {
+        let Ok(mut local) = self.cell.try_borrow_mut() else {
+            return; // cannot happen: no borrow is held across user code
+        };
+        if local.retired {
+            return;
+        }
+        local.retired = true;
+        let now = self.state.register();
+        let len = local.items.len();
+        let mut store = self.state.shared.lock(now);
+        let epoch = local.epoch;
+        store.put_from(&mut local.items, ..len, epoch, self.capacity);
+        // No room from now on: a retired cache still used serves like a
+        // pool with `thread_capacity(0)`, and holds nothing.
+        local.items = Vec::new();
+        let dead = store.unlock();
+        self.state.leave_thread(&local.counters);
+        drop(local);
+        // This runs in a thread-local's destructor, where a panic aborts the
+        // process. The objects the store refused are destroyed one at a
+        // time, and a destructor's panic (already reported by the panic
+        // hook) goes no further.
+        for object in dead.into_vec() {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(object)));
+        }
+    }
+}
+
 impl<T: Reset + Send + 'static> Drop for LocalCache<T> {
     /// The thread is exiting: its idle objects go to the shared store, so
-    /// that another thread can use them (or rotation can reclaim them).
+    /// that another thread can use them (or rotation can reclaim them), and
+    /// its counters to the pool's totals.
     fn drop(&mut self) {
-        let local = self.cell.get_mut();
-        local.pool.retire(local);
+        self.retire();
     }
 }
 

@@ -35,7 +35,7 @@
 use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::guard::Pooled;
-use crate::pool::Poolable;
+use crate::poolable::Poolable;
 use crate::reset::Reset;
 
 /// Serializes the object, as if it were not pooled.

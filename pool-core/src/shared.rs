@@ -7,7 +7,7 @@
 //! or aged out by rotation) goes to a graveyard that is dropped only after the
 //! lock is released: the store never runs user code under its lock.
 
-use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, lock};
+use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 
 /// The tier an acquired object came from, for the statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,19 +48,12 @@ pub(crate) struct SharedCounts {
 }
 
 impl<T> Shared<T> {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Shared {
-            tiers: Mutex::new(Tiers::new()),
-            idle: AtomicUsize::new(0),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Shared {
-            tiers: Mutex::new(Tiers::new()),
-            idle: AtomicUsize::new(0),
+    const_fn! {
+        pub(crate) fn new() -> Self {
+            Shared {
+                tiers: Mutex::new(Tiers::new()),
+                idle: AtomicUsize::new(0),
+            }
         }
     }
 
@@ -118,6 +111,24 @@ impl<T> Tiers<T> {
     }
 }
 
+/// Objects the store decided to destroy, handed out of the lock so that
+/// their destructors (user code) run with no lock held.
+#[must_use = "dropping the graveyard runs the destructors; drop it where they may run"]
+pub(crate) struct Graveyard<T>(Vec<T>);
+
+impl<T> Graveyard<T> {
+    /// An empty graveyard; allocates nothing.
+    pub(crate) const fn new() -> Self {
+        Graveyard(Vec::new())
+    }
+
+    /// The objects to destroy, for a caller that destroys them one at a
+    /// time.
+    pub(crate) fn into_vec(self) -> Vec<T> {
+        self.0
+    }
+}
+
 /// The store, locked. Dropping it releases the lock and then destroys the
 /// objects in the graveyard.
 pub(crate) struct Locked<'a, T> {
@@ -137,12 +148,12 @@ impl<T> Drop for Locked<'_, T> {
 }
 
 impl<T> Locked<'_, T> {
-    /// Releases the lock and hands over the objects to destroy, for a caller
-    /// that must destroy them one at a time.
-    pub(crate) fn unlock(mut self) -> Vec<T> {
+    /// Releases the lock and hands over the objects to destroy, so that the
+    /// caller decides when their destructors run.
+    pub(crate) fn unlock(mut self) -> Graveyard<T> {
         let graveyard = std::mem::take(&mut self.graveyard);
         drop(self);
-        graveyard
+        Graveyard(graveyard)
     }
 
     fn advance_to(&mut self, now: u64) {

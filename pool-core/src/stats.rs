@@ -10,7 +10,9 @@
 
 use crossbeam_utils::CachePadded;
 
-use crate::sync::{Arc, AtomicU64, Mutex, Ordering, lock};
+use std::sync::Arc;
+
+use crate::sync::{AtomicU64, Mutex, Ordering, const_fn, lock};
 
 /// A snapshot of a pool's counters, from [`Pool::stats`](crate::Pool::stats).
 ///
@@ -131,6 +133,11 @@ pub(crate) fn bump(counter: &AtomicU64) {
     counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
 }
 
+/// A thread's counters, shared by its cache and the pool's list of live
+/// threads. std's `Arc` in the loom build too: its count only keeps the
+/// counters alive, it is part of no protocol the models check, and a loom
+/// `Arc` cannot be dropped where loom drops a thread's locals (outside the
+/// model's execution).
 pub(crate) type ThreadHandle = Arc<CachePadded<ThreadCounters>>;
 
 /// A pool's view of its threads' counters.
@@ -151,25 +158,15 @@ struct Threads {
 }
 
 impl Counters {
-    #[cfg(not(loom))]
-    pub(crate) const fn new() -> Self {
-        Counters {
-            created: AtomicU64::new(0),
-            returned: AtomicU64::new(0),
-            discarded: AtomicU64::new(0),
-            detached: AtomicU64::new(0),
-            threads: Mutex::new(Threads::new()),
-        }
-    }
-
-    #[cfg(loom)]
-    pub(crate) fn new() -> Self {
-        Counters {
-            created: AtomicU64::new(0),
-            returned: AtomicU64::new(0),
-            discarded: AtomicU64::new(0),
-            detached: AtomicU64::new(0),
-            threads: Mutex::new(Threads::new()),
+    const_fn! {
+        pub(crate) fn new() -> Self {
+            Counters {
+                created: AtomicU64::new(0),
+                returned: AtomicU64::new(0),
+                discarded: AtomicU64::new(0),
+                detached: AtomicU64::new(0),
+                threads: Mutex::new(Threads::new()),
+            }
         }
     }
 
@@ -183,14 +180,15 @@ impl Counters {
         handle
     }
 
-    /// Folds an exiting thread's counters into the retired totals.
+    /// Folds an exiting thread's counters into the retired totals, once:
+    /// a handle no longer live is not counted again.
     pub(crate) fn leave(&self, handle: &ThreadHandle) {
         let mut threads = lock(&self.threads);
         if let Some(at) = threads.live.iter().position(|h| Arc::ptr_eq(h, handle)) {
             threads.live.swap_remove(at);
+            threads.retired_hits_local += handle.hits_local.load(Ordering::Relaxed);
+            threads.retired_returned += handle.returned.load(Ordering::Relaxed);
         }
-        threads.retired_hits_local += handle.hits_local.load(Ordering::Relaxed);
-        threads.retired_returned += handle.returned.load(Ordering::Relaxed);
     }
 
     /// The thread-cache counters, summed: `(hits_local, returned)`.

@@ -591,30 +591,3 @@ mod aged_cache_registers {
         drop(kept);
     }
 }
-
-mod padding {
-    use crate::pool::Padded;
-
-    /// The reason for the padding: two objects, released on one thread and
-    /// acquired on two others, must not put those threads on one cache line.
-    #[test]
-    fn no_two_pooled_objects_share_a_cache_line() {
-        const LINE: usize = 64;
-        let boxes: Vec<_> = (0..64).map(|_| Box::new(Padded::new([1u8; 40]))).collect();
-        let mut lines: Vec<(usize, usize)> = boxes
-            .iter()
-            .map(|b| {
-                let start = std::ptr::from_ref::<[u8; 40]>(b).addr();
-                (start / LINE, (start + 40 - 1) / LINE)
-            })
-            .collect();
-        lines.sort_unstable();
-        for pair in lines.windows(2) {
-            assert!(
-                pair[0].1 < pair[1].0,
-                "two objects share line {}",
-                pair[1].0
-            );
-        }
-    }
-}

@@ -12,11 +12,10 @@ use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
 use super::loom_support::{
-    Obj, acquire, assert_nothing_lost_or_leaked, is_dead, live, pool, release,
+    Obj, acquire, assert_nothing_lost_or_leaked, is_dead, live, new_cache, pool, release,
 };
 use crate::Pool;
-use crate::local::LocalCache;
-use crate::pool::Boxed;
+use crate::padded::Boxed;
 use crate::{epoch, rotate};
 
 /// Rotates twice if `idle` is already set; returns whether it did.
@@ -59,7 +58,7 @@ fn two_threads_with_a_rotation(n: usize) {
     let capacity = 2;
     let pool = pool(capacity, 2);
     let seeded: Vec<_> = {
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         (0..2).map(|_| acquire(pool, &cache)).collect()
     };
     for obj in seeded {
@@ -68,7 +67,7 @@ fn two_threads_with_a_rotation(n: usize) {
     let workers: Vec<_> = (0..2)
         .map(|_| {
             thread::spawn(move || {
-                let cache = LocalCache::new(pool);
+                let cache = new_cache(pool);
                 let held: Vec<_> = (0..n).map(|_| acquire(pool, &cache)).collect();
                 for obj in held {
                     release(pool, &cache, obj);
@@ -119,7 +118,7 @@ fn objects_idle_before_two_rotations_are_gone_after_them_and_their_threads_exit(
         let worker = {
             let (idle, rotated) = (idle.clone(), rotated.clone());
             thread::spawn(move || {
-                let cache = LocalCache::new(pool);
+                let cache = new_cache(pool);
                 let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
                 release(pool, &cache, a);
                 release(pool, &cache, b);
@@ -158,14 +157,14 @@ fn a_cross_thread_return_racing_with_rotation_is_expired_on_time() {
         // store, from `put_slow`) and flushes the second on exit.
         let capacity = 4;
         let pool = pool(capacity, 1);
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
         drop(cache);
         let idle = Arc::new(AtomicBool::new(false));
         let returner = {
             let idle = idle.clone();
             thread::spawn(move || {
-                let cache = LocalCache::new(pool);
+                let cache = new_cache(pool);
                 release(pool, &cache, a);
                 release(pool, &cache, b);
                 idle.store(true, Ordering::SeqCst);
@@ -191,7 +190,7 @@ fn a_pool_registering_on_two_threads_at_once_is_still_rotated() {
         // known to `rotate` before it is.
         let capacity = 4;
         let pool = pool(capacity, 0);
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
         drop(cache);
         let b_id = b.id;
@@ -221,7 +220,7 @@ fn the_victim_tier_is_served_while_rotation_expires_it() {
         let capacity = 4;
         let pool = pool(capacity, 0);
         // Two victims: released (to the primary tier), then rotated once.
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
         release(pool, &cache, a);
         release(pool, &cache, b);
@@ -261,7 +260,7 @@ fn destructors_run_after_the_store_lock_is_released() {
         // by rotation on another, and must do both outside the lock.
         let capacity = 1;
         let pool = pool(capacity, 0);
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         let mut held: Vec<_> = (0..3).map(|_| acquire(pool, &cache)).collect();
         for obj in &mut held {
             obj.reenter = Some(pool);
@@ -270,7 +269,7 @@ fn destructors_run_after_the_store_lock_is_released() {
         release(pool, &cache, c);
         rotate(); // `c` is a victim
         let releaser = thread::spawn(move || {
-            let cache = LocalCache::new(pool);
+            let cache = new_cache(pool);
             for obj in held {
                 // The first evicts the victim (if still there), the second
                 // finds the store full and is dropped.

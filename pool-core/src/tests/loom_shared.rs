@@ -6,8 +6,7 @@ use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
-use super::loom_support::{acquire, assert_nothing_lost_or_leaked, pool, release};
-use crate::local::LocalCache;
+use super::loom_support::{acquire, assert_nothing_lost_or_leaked, new_cache, pool, release};
 
 #[test]
 fn two_threads_spilling_and_refilling_lose_nothing() {
@@ -20,7 +19,7 @@ fn two_threads_spilling_and_refilling_lose_nothing() {
         let threads: Vec<_> = (0..2)
             .map(|_| {
                 thread::spawn(move || {
-                    let cache = LocalCache::new(pool);
+                    let cache = new_cache(pool);
                     let held: Vec<_> = (0..3).map(|_| acquire(pool, &cache)).collect();
                     for obj in held {
                         release(pool, &cache, obj);
@@ -56,14 +55,14 @@ fn objects_acquired_on_one_thread_and_released_on_another_are_kept() {
         let producer = {
             let handoff = handoff.clone();
             thread::spawn(move || {
-                let cache = LocalCache::new(pool);
+                let cache = new_cache(pool);
                 for _ in 0..3 {
                     let obj = acquire(pool, &cache);
                     handoff.lock().unwrap().push(obj);
                 }
             })
         };
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         for _ in 0..3 {
             let obj = handoff.lock().unwrap().pop();
             if let Some(obj) = obj {
@@ -97,7 +96,7 @@ fn a_thread_exit_flushing_its_cache_races_with_an_acquire_and_a_rotation() {
         let exiting = {
             let flushed = flushed.clone();
             thread::spawn(move || {
-                let cache = LocalCache::new(pool);
+                let cache = new_cache(pool);
                 let (a, b) = (acquire(pool, &cache), acquire(pool, &cache));
                 release(pool, &cache, a);
                 release(pool, &cache, b);
@@ -106,7 +105,7 @@ fn a_thread_exit_flushing_its_cache_races_with_an_acquire_and_a_rotation() {
             })
         };
         crate::rotate();
-        let cache = LocalCache::new(pool);
+        let cache = new_cache(pool);
         let seen_flush = flushed.load(Ordering::Acquire);
         let obj = acquire(pool, &cache);
         if seen_flush {

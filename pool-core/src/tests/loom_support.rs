@@ -9,8 +9,9 @@
 // 1.5 to 2). Loom runs one model thread at a time, so the counts are exact.
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use crate::__private::{PoolState, finish, local_cache};
 use crate::local::LocalCache;
-use crate::pool::Boxed;
+use crate::padded::Boxed;
 use crate::{Pool, Reset, epoch};
 
 loom::lazy_static! {
@@ -49,7 +50,7 @@ impl Drop for Obj {
     }
 }
 
-fn create() -> Obj {
+pub(super) fn create() -> Obj {
     let id = CREATED.fetch_add(1, Ordering::Relaxed);
     assert!(id < 64, "a model made more objects than it can track");
     Obj {
@@ -62,11 +63,18 @@ fn create() -> Obj {
 /// A pool for one execution of a model. Leaked: the pool API wants
 /// `&'static`, and a model execution is short.
 pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj> {
-    Pool::leaked(
-        Pool::new(create)
-            .capacity(capacity)
-            .thread_capacity(thread_capacity),
-    )
+    let config = Pool::new(create)
+        .capacity(capacity)
+        .thread_capacity(thread_capacity);
+    let state = Box::leak(Box::new(PoolState::new()));
+    // These models pass each thread's cache explicitly (`cache` below), so
+    // the pool has no thread-local key, and no guard ever calls `release`.
+    Box::leak(Box::new(finish(config, None, state, |_| {})))
+}
+
+/// A thread's cache for `pool`, as its `thread_local!` initializer makes it.
+pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
+    local_cache(pool)
 }
 
 /// Acquires on the thread that owns `cache`, checking the object is clean

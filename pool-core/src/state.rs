@@ -1,0 +1,151 @@
+//! [`PoolState`]: what a pool changes as it runs, its shared store, its
+//! counters and its registration with [`rotate`](crate::rotate).
+//!
+//! Invariant: a pool is registered with rotation before any of its objects
+//! is filed in its shared store, and the epoch those objects are filed
+//! under is read after the registration (see [`PoolState::register`]), so
+//! every rotation that could age them sees the pool.
+//!
+//! The state is a `static` of its own, apart from the immutable
+//! [`Pool`](crate::Pool) static, and is reached both by the pool and by
+//! each thread's cache; neither needs the other's type.
+
+use std::fmt;
+
+use crate::epoch::{self, Rotate};
+use crate::padded::{Boxed, Padded};
+use crate::reset::Reset;
+use crate::shared::{Graveyard, Shared};
+use crate::stats::{Counters, Stats, ThreadHandle};
+use crate::sync::{AtomicBool, AtomicU64, Ordering, const_fn};
+
+/// What a pool changes as it runs: its shared store and its counters.
+/// Declared by [`pool!`](crate::pool!) as a `static` of its own.
+#[doc(hidden)]
+pub struct PoolState<T: Reset + Send + 'static> {
+    pub(crate) shared: Shared<Boxed<T>>,
+    counters: Counters,
+    /// Whether [`rotate`](crate::rotate) knows this pool.
+    registered: AtomicBool,
+}
+
+impl<T: Reset + Send + 'static> PoolState<T> {
+    const_fn! {
+        /// An empty state, for [`pool!`](crate::pool!).
+        #[allow(clippy::new_without_default)] // only ever built in a `static`
+        pub fn new() -> Self {
+            PoolState {
+                shared: Shared::new(),
+                counters: Counters::new(),
+                registered: AtomicBool::new(false),
+            }
+        }
+    }
+
+    /// Makes sure [`rotate`](crate::rotate) ages this pool's shared store,
+    /// and returns the epoch to file objects under. Called by every slow
+    /// path before it stores objects: registered first, then the epoch
+    /// read, so that any rotation past the epoch read sees this pool (see
+    /// `Epoch::latest`).
+    pub(crate) fn register(&'static self) -> u64 {
+        if !self.registered.load(Ordering::Acquire) {
+            epoch::register(self, &self.registered);
+        }
+        epoch::epoch().latest()
+    }
+
+    /// Makes a new object with `create`, counted as created.
+    pub(crate) fn create(&self, create: fn() -> T) -> Boxed<T> {
+        let value = Box::new(Padded::new(create()));
+        self.counters.created.fetch_add(1, Ordering::Relaxed);
+        value
+    }
+
+    /// Takes an object from the shared store for an acquire that has no
+    /// thread cache to go through. What the store expired on the way is
+    /// returned to be destroyed by the caller.
+    pub(crate) fn take_uncached(
+        &'static self,
+        now: u64,
+    ) -> (Option<Boxed<T>>, Graveyard<Boxed<T>>) {
+        if self.shared.looks_empty() {
+            return (None, Graveyard::new());
+        }
+        let mut store = self.shared.lock(now);
+        let found = store.take().map(|(value, _tier)| value);
+        (found, store.unlock())
+    }
+
+    /// Files one reset object released with no thread cache to go through,
+    /// within `capacity`.
+    pub(crate) fn put_uncached(
+        &'static self,
+        value: Boxed<T>,
+        capacity: usize,
+    ) -> Graveyard<Boxed<T>> {
+        let now = self.register();
+        self.counters.returned.fetch_add(1, Ordering::Relaxed);
+        let mut store = self.shared.lock(now);
+        store.put_one(value, capacity);
+        store.unlock()
+    }
+
+    /// Registers a thread's cache; returns its counters.
+    pub(crate) fn join_thread(&self) -> ThreadHandle {
+        self.counters.join()
+    }
+
+    /// Folds an exiting thread's counters into the pool's totals.
+    pub(crate) fn leave_thread(&self, counters: &ThreadHandle) {
+        self.counters.leave(counters);
+    }
+
+    /// The counter bumped when an object is dropped instead of returned.
+    pub(crate) fn discarded(&self) -> &AtomicU64 {
+        &self.counters.discarded
+    }
+
+    /// Counts an object taken out of the pool for good.
+    pub(crate) fn detach(&self) {
+        self.counters.detached.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A snapshot of the pool's counters. See [`Stats`].
+    pub(crate) fn stats(&self) -> Stats {
+        let shared = self.shared.counts();
+        let (hits_local, returned_local) = self.counters.thread_totals();
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        let mut stats = Stats {
+            created: load(&self.counters.created),
+            hits_local,
+            hits_primary: shared.hits_primary,
+            hits_victim: shared.hits_victim,
+            returned: returned_local + load(&self.counters.returned),
+            dropped_capacity: shared.dropped_capacity,
+            dropped_rotation: shared.dropped_rotation,
+            discarded: load(&self.counters.discarded),
+            detached: load(&self.counters.detached),
+            idle: 0,
+        };
+        // Every returned object is, from then on, either idle, reused, or
+        // dropped by the store; thread caches hold the rest of the idle ones.
+        stats.idle = stats
+            .returned
+            .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
+        stats
+    }
+}
+
+impl<T: Reset + Send + 'static> Rotate for PoolState<T> {
+    fn rotate_to(&self, now: u64) {
+        // Aging happens on lock; the expired objects are destroyed once the
+        // lock is released.
+        drop(self.shared.lock(now).unlock());
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolState").finish_non_exhaustive()
+    }
+}
