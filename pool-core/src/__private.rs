@@ -35,26 +35,20 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
     type Item = T;
 }
 
-/// Builds the pool [`pool!`](crate::pool!) declares, from its recipe and its
-/// statics.
+/// Builds the pool [`pool!`](crate::pool!) declares, from its recipe,
+/// its thread-local cache and its state.
 pub const fn finish<T: Reset + Send + 'static>(
     config: PoolConfig<T>,
-    local: Option<&'static LocalKey<LocalCache<T>>>,
-    state: &'static PoolState<T>,
+    (local, state): (&'static LocalKey<LocalCache<T>>, &'static PoolState<T>),
     release: fn(Released<T>),
 ) -> Pool<T> {
-    Pool::from_parts(config, local, state, release)
+    Pool::from_parts(config, Some(local), state, release)
 }
 
-/// The initializer of a pool's `thread_local!`: the calling thread's cache
-/// for `pool`, registered with it.
-pub fn local_cache<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> LocalCache<T> {
-    LocalCache::new(
-        pool.state,
-        pool.config.capacity,
-        pool.config.thread_capacity,
-    )
-}
+/// `std::thread_local!`, for generated code in crates that are
+/// `#![no_std]` and link std through a dependency (`::std` does not resolve
+/// there).
+pub use std::thread_local;
 
 /// An object on its way back to its pool: what the guard hands to the
 /// pool's `release` function. Opaque outside the crate, so generated code

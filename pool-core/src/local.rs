@@ -22,6 +22,7 @@
 
 use std::cell::RefCell;
 
+use crate::config::PoolConfig;
 use crate::epoch;
 use crate::padded::Boxed;
 use crate::reset::Reset;
@@ -39,23 +40,29 @@ pub struct LocalCache<T: Reset + Send + 'static> {
     /// The pool's shared half, where misses, overflows and the thread's
     /// exit go.
     state: &'static PoolState<T>,
-    /// The bound on the pool's shared tiers.
-    capacity: usize,
 }
 
 struct Local<T: Reset + Send + 'static> {
-    /// Idle objects; the most recently released on top. Allocated once with
-    /// room for exactly `thread_capacity` objects and never grown, so its
-    /// capacity is the bound the fast path checks.
+    /// Idle objects; the most recently released on top. Its capacity is the
+    /// room the fast path checks: it starts at zero and grows, on the slow
+    /// path and exactly (`Local::grow`), up to `bound`, so the bound is a
+    /// bound and not a preallocation (a `thread_capacity` of `usize::MAX`
+    /// costs nothing until objects are cached).
     items: Vec<Boxed<T>>,
+    /// The pool's `thread_capacity`, and the bound on its shared tiers.
+    /// Learned from the pool's configuration on the first slow path, which
+    /// runs before the cache can hold anything (its capacity starts at
+    /// zero).
+    bound: usize,
+    capacity: usize,
     /// The epoch `items` were released in.
     epoch: u64,
     /// Which bound of the cache this thread last ran into.
     last_crossing: Crossing,
     /// This thread's hot-path counters, registered with the pool.
     counters: ThreadHandle,
-    /// Whether [`LocalCache::retire`] has run: the cache then holds nothing
-    /// and has no room.
+    /// Whether [`LocalCache::retire`] has run: the cache then holds nothing,
+    /// has no room, and the slow paths go straight to the shared store.
     retired: bool,
 }
 
@@ -65,22 +72,20 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     ///
     /// Runs once per thread, on the thread's first use of the pool (it is the
     /// `thread_local!`'s initializer), so the fast paths never have to ask
-    /// whether the cache is set up.
-    pub(crate) fn new(
-        state: &'static PoolState<T>,
-        capacity: usize,
-        thread_capacity: usize,
-    ) -> Self {
+    /// whether the cache is set up. Allocates nothing for the objects: the
+    /// first release grows the cache.
+    pub fn new(state: &'static PoolState<T>) -> Self {
         LocalCache {
             cell: RefCell::new(Local {
-                items: Vec::with_capacity(thread_capacity),
+                items: Vec::new(),
+                bound: 0,
+                capacity: 0,
                 epoch: epoch::epoch().now(),
                 last_crossing: Crossing::None,
                 counters: state.join_thread(),
                 retired: false,
             }),
             state,
-            capacity,
         }
     }
 
@@ -117,10 +122,16 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// and refills the cache from it in the same critical section, so that
     /// the next acquires on this thread are lock-free again. `None` means
     /// the pool has no idle object: the caller makes one.
-    pub(crate) fn refill(&self, now: u64) -> (Option<Boxed<T>>, Graveyard<Boxed<T>>) {
-        let Ok(mut local) = self.cell.try_borrow_mut() else {
-            return self.state.take_uncached(now);
+    pub(crate) fn refill(
+        &self,
+        now: u64,
+        config: &PoolConfig<T>,
+    ) -> (Option<Boxed<T>>, Graveyard<Boxed<T>>) {
+        let mut local = match self.cell.try_borrow_mut() {
+            Ok(local) if !local.retired => local,
+            _ => return self.state.take_uncached(now),
         };
+        local.learn(config);
         if local.items.is_empty() && self.state.shared.looks_empty() {
             // Nothing to age here and nothing to take there: skip the lock.
             // Under a burst larger than the pool, every miss lands here.
@@ -132,7 +143,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         // must then age even if this pool is never touched again.
         let now = self.state.register();
         let mut store = self.state.shared.lock(now);
-        local.turn_over(&mut store, now, self.capacity);
+        local.turn_over(&mut store, now);
         let found = store.take().map(|(value, _tier)| value);
         let batch = local.missed();
         if found.is_some() {
@@ -142,27 +153,40 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     }
 
     /// The slow path of a release, after [`push`](Self::push) refused
-    /// `value` (the cache is full, out of date, or disabled): ages the
-    /// cache, spills part of it to the shared store if it is full, and
-    /// keeps `value`.
-    pub(crate) fn spill(&self, value: Boxed<T>) -> Graveyard<Boxed<T>> {
+    /// `value` (the cache is full, out of date, not grown yet, or disabled):
+    /// grows the cache if it is below its bound, or else ages it and
+    /// spills part of it to the shared store, and keeps `value`.
+    pub(crate) fn spill(&self, value: Boxed<T>, config: &PoolConfig<T>) -> Graveyard<Boxed<T>> {
         let mut local = match self.cell.try_borrow_mut() {
-            Ok(local) if local.items.capacity() > 0 => local,
-            _ => return self.state.put_uncached(value, self.capacity),
+            Ok(local) if config.thread_capacity > 0 && !local.retired => local,
+            _ => return self.state.put_uncached(value, config.capacity),
         };
+        local.learn(config);
+        if local.epoch == epoch::epoch().now() && local.grow() {
+            // Room made without the store: the cache is still warming up.
+            local.items.push(value);
+            bump(&local.counters.returned);
+            return Graveyard::new();
+        }
         // Reads the epoch itself, after registering the pool, rather than
         // trusting the fast path's earlier read.
         let now = self.state.register();
         let mut store = self.state.shared.lock(now);
-        local.turn_over(&mut store, now, self.capacity);
-        if local.is_full() {
+        local.turn_over(&mut store, now);
+        if local.items.len() >= local.bound {
             // Spill in one batch from the bottom, keeping the recently used
             // (cache-warm) top unless this thread only releases.
-            let spill = local.overflowed();
-            store.put_from(&mut local.items, ..spill, now, self.capacity);
+            let (spill, capacity) = (local.overflowed(), local.capacity);
+            store.put_from(&mut local.items, ..spill, now, capacity);
         }
-        local.items.push(value);
         bump(&local.counters.returned);
+        if local.items.len() < local.items.capacity() || local.grow() {
+            local.items.push(value);
+        } else {
+            // No memory for the cache's own buffer: file the object instead.
+            let capacity = local.capacity;
+            store.put_one(value, capacity);
+        }
         store.unlock()
     }
 }
@@ -189,20 +213,51 @@ enum Crossing {
 }
 
 impl<T: Reset + Send + 'static> Local<T> {
-    /// Whether the cache holds `thread_capacity` objects. Comparing with the
-    /// vector's own capacity (allocated as exactly `thread_capacity`) lets the
-    /// compiler drop `push`'s growth check.
+    /// Whether the cache has no room left in its buffer. Comparing with the
+    /// vector's own capacity (never above `bound`) lets the compiler drop
+    /// `push`'s growth check; the slow path grows the buffer up to `bound`.
     #[inline]
     fn is_full(&self) -> bool {
         self.items.len() == self.items.capacity()
     }
 
+    /// Takes the bounds from the pool's configuration (the same every time:
+    /// a configuration never changes).
+    fn learn(&mut self, config: &PoolConfig<T>) {
+        self.bound = config.thread_capacity;
+        self.capacity = config.capacity;
+    }
+
+    /// Grows the buffer towards `bound`, doubling (from four), with room for
+    /// exactly that many objects so that its capacity never passes the
+    /// bound. Returns whether there is room now; `false` if the cache is at
+    /// its bound, or if memory for the larger buffer cannot be had.
+    fn grow(&mut self) -> bool {
+        let len = self.items.len();
+        if len < self.items.capacity() {
+            return true;
+        }
+        if len >= self.bound {
+            return false;
+        }
+        let target = len.saturating_mul(2).max(4).min(self.bound);
+        if self.items.try_reserve_exact(target - len).is_err() {
+            return false;
+        }
+        if self.items.capacity() > self.bound {
+            // An allocator may hand out more than was asked for; the fast
+            // path must not see room beyond the bound.
+            self.items.shrink_to(self.bound);
+        }
+        len < self.items.capacity()
+    }
+
     /// Ages the cache to epoch `now`: objects cached in an earlier epoch go
     /// to the shared store, which files them as victims or expires them.
-    fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64, capacity: usize) {
+    fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64) {
         if self.epoch != now {
             let len = self.items.len();
-            store.put_from(&mut self.items, ..len, self.epoch, capacity);
+            store.put_from(&mut self.items, ..len, self.epoch, self.capacity);
         }
         self.epoch = now;
     }
@@ -211,10 +266,10 @@ impl<T: Reset + Send + 'static> Local<T> {
     /// objects to refill it with: half a cache, or all the room there is
     /// if the last miss was also an acquire's.
     fn missed(&mut self) -> usize {
-        let room = self.items.capacity() - self.items.len();
+        let room = self.bound.saturating_sub(self.items.len());
         let batch = match self.last_crossing {
             Crossing::Empty => room,
-            Crossing::None | Crossing::Full => room.min(self.items.capacity() / 2),
+            Crossing::None | Crossing::Full => room.min(self.bound / 2),
         };
         self.last_crossing = Crossing::Empty;
         batch
@@ -253,20 +308,19 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         let len = local.items.len();
         let mut store = self.state.shared.lock(now);
         let epoch = local.epoch;
-        store.put_from(&mut local.items, ..len, epoch, self.capacity);
-        // No room from now on: a retired cache still used serves like a
-        // pool with `thread_capacity(0)`, and holds nothing.
+        let capacity = local.capacity;
+        store.put_from(&mut local.items, ..len, epoch, capacity);
+        // A retired cache that is used again (by a later thread-local's
+        // destructor) is passed over by the slow paths, and has no room for
+        // the fast ones: it holds nothing from now on.
         local.items = Vec::new();
         let dead = store.unlock();
         self.state.leave_thread(&local.counters);
         drop(local);
         // This runs in a thread-local's destructor, where a panic aborts the
-        // process. The objects the store refused are destroyed one at a
-        // time, and a destructor's panic (already reported by the panic
-        // hook) goes no further.
-        for object in dead.into_vec() {
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(object)));
-        }
+        // process: a destructor's panic (already reported by the panic hook)
+        // goes no further. The graveyard destroys every object either way.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(dead)));
     }
 }
 

@@ -175,14 +175,19 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(never)]
     fn take_slow(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         let (found, dead) = match cache {
-            Some(cache) => cache.refill(now),
+            Some(cache) => cache.refill(now, &self.config),
             None => self.state.take_uncached(now),
         };
+        let Some(value) = found else {
+            drop(dead);
+            return self.state.create(self.config.create);
+        };
+        // The object is this acquire's from here on. If a destructor in
+        // `dead` panics, the unwind drops it as it drops a guard: counted
+        // as discarded, not lost with `in_use` stuck at one.
+        let held = Held(Some(value), self);
         drop(dead);
-        match found {
-            Some(value) => value,
-            None => self.state.create(self.config.create),
-        }
+        held.into_inner()
     }
 
     /// Resets `value` and returns it to the pool.
@@ -239,7 +244,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(never)]
     fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
         let dead: Graveyard<Boxed<T>> = match cache {
-            Some(cache) => cache.spill(value),
+            Some(cache) => cache.spill(value, &self.config),
             None => self.state.put_uncached(value, self.config.capacity),
         };
         drop(dead);
@@ -254,6 +259,24 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Counts an object taken out of the pool for good.
     pub(crate) fn detach(&self) {
         self.state.detach();
+    }
+}
+
+/// An object an acquire has taken but not yet handed out; discarded if
+/// dropped before [`Held::into_inner`].
+struct Held<T: Reset + Send + 'static>(Option<Boxed<T>>, &'static Pool<T>);
+
+impl<T: Reset + Send + 'static> Held<T> {
+    fn into_inner(mut self) -> Boxed<T> {
+        self.0.take().expect("taken only here")
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Held<T> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            self.1.discard(value);
+        }
     }
 }
 
@@ -289,6 +312,13 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 ///
 /// A `static` cannot be generic, so neither can a pool; declare one pool
 /// per concrete type.
+// Hygiene: the expansion must not break whatever the user names a static,
+// a type or a module. So it declares no type (`$ty` is resolved where only
+// the expansion's statics, in the value namespace, are in scope), and the
+// two statics it declares live in an inner block that refers to nothing of
+// the user's but `$ty`: `$init` and `$name` are used outside that block,
+// where the statics are not in scope. Every path is absolute (`$crate`,
+// `::core`), and std is reached through `$crate` for `#![no_std]` crates.
 #[macro_export]
 macro_rules! pool {
     ($(
@@ -296,20 +326,20 @@ macro_rules! pool {
         $vis:vis static $name:ident : $ty:ty = $init:expr;
     )+) => {$(
         $(#[$attr])*
-        $vis static $name: $ty = {
-            type __PoolCoreItem = <$ty as $crate::__private::PoolType>::Item;
-            static __POOL_CORE_STATE: $crate::__private::PoolState<__PoolCoreItem> =
-                $crate::__private::PoolState::new();
-            ::std::thread_local! {
-                static __POOL_CORE_LOCAL: $crate::__private::LocalCache<__PoolCoreItem> =
-                    $crate::__private::local_cache(&$name);
-            }
-            $crate::__private::finish(
-                $init,
-                ::core::option::Option::Some(&__POOL_CORE_LOCAL),
-                &__POOL_CORE_STATE,
-                |value| $crate::__private::release(&$name, value),
-            )
-        };
+        $vis static $name: $ty = $crate::__private::finish(
+            $init,
+            {
+                static __POOL_CORE_STATE: $crate::__private::PoolState<
+                    <$ty as $crate::__private::PoolType>::Item,
+                > = $crate::__private::PoolState::new();
+                $crate::__private::thread_local! {
+                    static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
+                        <$ty as $crate::__private::PoolType>::Item,
+                    > = $crate::__private::LocalCache::new(&__POOL_CORE_STATE);
+                }
+                (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
+            },
+            |value| $crate::__private::release(&$name, value),
+        );
     )+};
 }

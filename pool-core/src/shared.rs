@@ -7,6 +7,8 @@
 //! or aged out by rotation) goes to a graveyard that is dropped only after the
 //! lock is released: the store never runs user code under its lock.
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 
 /// The tier an acquired object came from, for the statistics.
@@ -74,7 +76,7 @@ impl<T> Shared<T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
             idle: &self.idle,
-            graveyard: Vec::new(),
+            graveyard: Graveyard::new(),
         };
         locked.advance_to(now);
         locked
@@ -113,7 +115,13 @@ impl<T> Tiers<T> {
 
 /// Objects the store decided to destroy, handed out of the lock so that
 /// their destructors (user code) run with no lock held.
-#[must_use = "dropping the graveyard runs the destructors; drop it where they may run"]
+///
+/// Dropping it destroys the objects one at a time. A destructor that panics
+/// does not stop the others: every object is destroyed, then the first
+/// panic is passed on (or, if the thread is already unwinding, dropped, as
+/// a second panic would abort the process). Dropping a plain `Vec` of them
+/// instead would abort on the second panicking destructor ("panic in a
+/// destructor during cleanup").
 pub(crate) struct Graveyard<T>(Vec<T>);
 
 impl<T> Graveyard<T> {
@@ -122,10 +130,29 @@ impl<T> Graveyard<T> {
         Graveyard(Vec::new())
     }
 
-    /// The objects to destroy, for a caller that destroys them one at a
-    /// time.
-    pub(crate) fn into_vec(self) -> Vec<T> {
-        self.0
+    fn bury(&mut self, mut dead: Vec<T>) {
+        if self.0.is_empty() {
+            std::mem::swap(&mut self.0, &mut dead);
+        } else {
+            self.0.append(&mut dead);
+        }
+    }
+}
+
+impl<T> Drop for Graveyard<T> {
+    fn drop(&mut self) {
+        let mut first = None;
+        for object in self.0.drain(..) {
+            let destroyed = catch_unwind(AssertUnwindSafe(move || drop(object)));
+            if let Err(payload) = destroyed {
+                first.get_or_insert(payload);
+            }
+        }
+        if let Some(payload) = first
+            && !std::thread::panicking()
+        {
+            resume_unwind(payload);
+        }
     }
 }
 
@@ -137,7 +164,7 @@ pub(crate) struct Locked<'a, T> {
     // Declared after `tiers`: struct fields drop in declaration order, so the
     // lock is released before any object in here is destroyed and its
     // destructor (user code) runs.
-    graveyard: Vec<T>,
+    graveyard: Graveyard<T>,
 }
 
 impl<T> Drop for Locked<'_, T> {
@@ -151,9 +178,7 @@ impl<T> Locked<'_, T> {
     /// Releases the lock and hands over the objects to destroy, so that the
     /// caller decides when their destructors run.
     pub(crate) fn unlock(mut self) -> Graveyard<T> {
-        let graveyard = std::mem::take(&mut self.graveyard);
-        drop(self);
-        Graveyard(graveyard)
+        std::mem::replace(&mut self.graveyard, Graveyard::new())
     }
 
     fn advance_to(&mut self, now: u64) {
@@ -178,13 +203,10 @@ impl<T> Locked<'_, T> {
         self.bury(expired);
     }
 
-    fn bury(&mut self, mut dead: Vec<T>) {
-        if self.graveyard.is_empty() {
-            std::mem::swap(&mut self.graveyard, &mut dead);
-        } else {
-            self.graveyard.append(&mut dead);
-        }
+    fn bury(&mut self, dead: Vec<T>) {
+        self.graveyard.bury(dead);
     }
+
 
     /// How many more objects fit under `capacity`, the bound on both tiers
     /// together.
@@ -254,11 +276,11 @@ impl<T> Locked<'_, T> {
             match self.tiers.victim.pop() {
                 Some(victim) => {
                     self.tiers.counts.dropped_capacity += 1;
-                    self.graveyard.push(victim);
+                    self.graveyard.0.push(victim);
                 }
                 None => {
                     self.tiers.counts.dropped_capacity += 1;
-                    self.graveyard.push(value);
+                    self.graveyard.0.push(value);
                     return false;
                 }
             }
@@ -285,9 +307,15 @@ impl<T> Locked<'_, T> {
     /// Moves up to `max` objects from the primary tier into `out`, to refill
     /// a thread's cache. Victims are not moved: they are handed out one at a
     /// time so that an unused victim still expires on schedule.
+    ///
+    /// `out` grows by exactly what it takes (never past `out.len() + max`),
+    /// or takes nothing if memory for that cannot be had.
     pub(crate) fn take_batch(&mut self, out: &mut Vec<T>, max: usize) {
         let primary = &mut self.tiers.primary;
         let n = max.min(primary.len());
+        if n == 0 || out.try_reserve_exact(n).is_err() {
+            return;
+        }
         out.extend(primary.drain(primary.len() - n..));
     }
 }

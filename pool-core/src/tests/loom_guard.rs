@@ -8,14 +8,14 @@
 use loom::thread;
 
 use super::loom_support::{Obj, assert_nothing_lost_or_leaked, create, live};
-use crate::__private::{PoolState, Released, finish, local_cache, release};
+use crate::__private::{PoolState, Released, finish, release};
 use crate::local::LocalCache;
 use crate::{Pool, Pooled, rotate};
 
 const CAPACITY: usize = 2;
 
 loom::thread_local! {
-    static CACHE: LocalCache<Obj> = local_cache(guarded());
+    static CACHE: LocalCache<Obj> = LocalCache::new(guarded().state);
 }
 
 loom::lazy_static! {
@@ -23,7 +23,7 @@ loom::lazy_static! {
     static ref GUARDED: &'static Pool<Obj> = {
         let config = Pool::new(create).capacity(CAPACITY).thread_capacity(1);
         let state = Box::leak(Box::new(PoolState::new()));
-        Box::leak(Box::new(finish(config, Some(&CACHE), state, release_guarded)))
+        Box::leak(Box::new(finish(config, (&CACHE, state), release_guarded)))
     };
 }
 

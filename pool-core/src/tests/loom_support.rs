@@ -9,7 +9,7 @@
 // 1.5 to 2). Loom runs one model thread at a time, so the counts are exact.
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use crate::__private::{PoolState, finish, local_cache};
+use crate::__private::PoolState;
 use crate::local::LocalCache;
 use crate::padded::Boxed;
 use crate::{Pool, Reset, epoch};
@@ -69,12 +69,12 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
     let state = Box::leak(Box::new(PoolState::new()));
     // These models pass each thread's cache explicitly (`cache` below), so
     // the pool has no thread-local key, and no guard ever calls `release`.
-    Box::leak(Box::new(finish(config, None, state, |_| {})))
+    Box::leak(Box::new(Pool::from_parts(config, None, state, |_| {})))
 }
 
 /// A thread's cache for `pool`, as its `thread_local!` initializer makes it.
 pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
-    local_cache(pool)
+    LocalCache::new(pool.state)
 }
 
 /// Acquires on the thread that owns `cache`, checking the object is clean
