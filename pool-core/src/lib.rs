@@ -67,7 +67,7 @@
 //! ```text
 //!  acquire ──▶ thread cache ──▶ shared primary ──▶ shared victim ──▶ create
 //!                 ▲   │ full: spill half    ▲             ▲
-//!  release ─reset─┘   └────────────────────┘             │
+//!  release ─reset─┘   └─────────────────────┘             │
 //!                                 rotate(): primary ──────┘, victim ──▶ drop
 //! ```
 //!
