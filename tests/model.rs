@@ -346,9 +346,10 @@ impl Model {
     }
 }
 
-/// Runs `ops` against `subject` and the model, comparing after every step.
-/// Runs on a fresh thread, so that the main thread's cache starts empty.
-fn check(subject: &'static Subject, ops: Vec<Op>) -> Result<(), String> {
+/// Runs `ops` against `subject` and the model, comparing after every step,
+/// and returns the pool's counts after each step. Runs on a fresh thread, so
+/// that the main thread's cache starts empty.
+fn check(subject: &'static Subject, ops: Vec<Op>) -> Result<Vec<Counts>, String> {
     drain(subject);
     std::thread::spawn(move || run(subject, &ops))
         .join()
@@ -369,8 +370,9 @@ fn drain(subject: &'static Subject) {
     assert_eq!(subject.live.load(Ordering::SeqCst), 0, "no object left");
 }
 
-fn run(subject: &'static Subject, ops: &[Op]) -> Result<(), String> {
+fn run(subject: &'static Subject, ops: &[Op]) -> Result<Vec<Counts>, String> {
     let pool = subject.pool;
+    let mut trace = Vec::with_capacity(ops.len());
     let base = pool.stats();
     let mut model = Model::new(subject);
     let mut main = model.cache();
@@ -430,8 +432,9 @@ fn run(subject: &'static Subject, ops: &[Op]) -> Result<(), String> {
         if pool.stats().discarded != base.discarded {
             return Err(format!("after step {step}: an object was discarded"));
         }
+        trace.push(actual);
     }
-    Ok(())
+    Ok(trace)
 }
 
 /// Acquires, checking the object was reset since its last use.
@@ -498,17 +501,20 @@ fn stats_match_the_reference_model_after_every_step() {
     let strategy = (0..SUBJECTS.len(), prop::collection::vec(op(), 0..40));
     TestRunner::new(config)
         .run(&strategy, |(subject, ops)| {
-            check(&SUBJECTS[subject], ops).map_err(TestCaseError::fail)
+            check(&SUBJECTS[subject], ops)
+                .map(drop)
+                .map_err(TestCaseError::fail)
         })
         .unwrap();
 }
 
-/// Runs one pinned sequence on `subject`.
-fn pinned(subject: usize, ops: Vec<Op>) {
+/// Runs one pinned sequence on `subject`, checked against the model, and
+/// returns the pool's counts after each step, for the test to check the
+/// behaviour its name promises directly: the model could share a mistake
+/// with the pool.
+fn pinned(subject: usize, ops: Vec<Op>) -> Vec<Counts> {
     let _epoch = epoch_lock();
-    if let Err(failure) = check(&SUBJECTS[subject], ops) {
-        panic!("{failure}");
-    }
+    check(&SUBJECTS[subject], ops).unwrap_or_else(|failure| panic!("{failure}"))
 }
 
 #[test]
@@ -518,7 +524,17 @@ fn a_cache_aged_one_epoch_serves_its_objects_as_victims_within_capacity() {
     let mut ops = vec![Op::Acquire; 4];
     ops.extend((0..4).map(|_| Op::Release(0)));
     ops.extend([Op::Rotate, Op::Acquire, Op::Acquire]);
-    pinned(1, ops);
+    let trace = pinned(1, ops);
+    let end = trace.last().unwrap();
+    // Both acquires are served from the aged cache's objects, as victims:
+    // none from the cache itself, none made.
+    assert_eq!(
+        (end.hits_victim, end.hits_local, end.created),
+        (2, 0, 4),
+        "{end:?}"
+    );
+    // Of the four cached objects, three fit the store; the fourth is dropped.
+    assert_eq!((end.dropped_capacity, end.idle), (1, 1), "{end:?}");
 }
 
 #[test]
@@ -535,7 +551,20 @@ fn a_thread_exiting_with_a_full_cache_hands_it_over_after_spilling() {
         Op::Rotate,
         Op::Acquire,
     ];
-    pinned(4, ops);
+    let trace = pinned(4, ops);
+    // After the thread's exit: its three spilled objects and three of the
+    // four left in its cache are in the store (capacity 6), the last dropped.
+    let exited = trace[0];
+    assert_eq!((exited.created, exited.returned), (7, 7), "{exited:?}");
+    assert_eq!((exited.idle, exited.dropped_capacity), (6, 1), "{exited:?}");
+    // The main thread reuses what it left: nothing more is made.
+    let end = trace.last().unwrap();
+    assert_eq!(end.created, 7, "{end:?}");
+    assert_eq!(
+        end.hits_primary + end.hits_local + end.hits_victim,
+        3,
+        "{end:?}"
+    );
 }
 
 #[test]
@@ -553,7 +582,18 @@ fn a_thread_that_misses_twice_in_a_row_refills_its_whole_cache() {
         Op::Acquire,
         Op::Acquire,
     ];
-    pinned(0, ops);
+    let trace = pinned(0, ops);
+    // The second miss takes one object and fills both slots of the cache
+    // (a half refill would fill one), so the two acquires after it hit the
+    // cache.
+    let refilled = trace[2];
+    assert_eq!(
+        (refilled.hits_primary, refilled.idle),
+        (1, 2),
+        "{refilled:?}"
+    );
+    let end = trace.last().unwrap();
+    assert_eq!((end.hits_local, end.hits_primary), (2, 1), "{end:?}");
 }
 
 #[test]
@@ -564,5 +604,12 @@ fn a_thread_whose_cache_fills_twice_in_a_row_spills_all_of_it() {
     let mut ops = vec![Op::Acquire; 10];
     ops.extend((0..10).map(|_| Op::Release(0)));
     ops.extend([Op::Acquire, Op::Acquire, Op::Acquire]);
-    pinned(7, ops);
+    let trace = pinned(7, ops);
+    // 3 + 6 objects spilled, 1 left in the cache: the first acquire hits
+    // the cache, the second misses and refills from the store. (Two half
+    // spills would have left 4 in the cache, three hits.)
+    let released = trace[19];
+    assert_eq!((released.returned, released.idle), (10, 10), "{released:?}");
+    let end = trace.last().unwrap();
+    assert_eq!((end.hits_local, end.hits_primary), (2, 1), "{end:?}");
 }

@@ -67,7 +67,7 @@
 //! ```text
 //!  acquire ──▶ thread cache ──▶ shared primary ──▶ shared victim ──▶ create
 //!                 ▲   │ full: spill half    ▲             ▲
-//!  release ─reset─┘   └────────────────────┘             │
+//!  release ─reset─┘   └─────────────────────┘             │
 //!                                 rotate(): primary ──────┘, victim ──▶ drop
 //! ```
 //!
@@ -344,167 +344,11 @@ pub use reset::Reset;
 pub use rotator::Rotator;
 pub use stats::Stats;
 
-/// The derive for [`Poolable`](trait@Poolable) and [`Reset`]: each field is
-/// reset as its `#[pool(...)]` attributes say, and the struct gets its own
-/// static pool with a per-thread cache. Re-exported from the `pool-derive`
-/// crate (feature `derive`, on by default). Every attribute, with an example
-/// and the error its misuse gives, follows.
-// The examples below are shown from `pool-derive`'s docs, where they cannot
-// run (a proc-macro crate cannot depend on `pool-core`); the same examples
-// run here as doctests, kept out of the rendered page.
-#[cfg_attr(
-    doctest,
-    doc = r##"
-```rust
-use pool_core::{Poolable, Pooled};
-
-#[derive(Poolable, Default)]
-struct Request {
-    path: String,     // cleared, its buffer kept
-    headers: Vec<u8>, // cleared, its buffer kept
-    retries: u32,     // back to 0
-}
-
-let mut request: Pooled<Request> = Request::acquire();
-request.path.push_str("/index.html");
-drop(request); // reset and cached for the next `Request::acquire()`
-assert!(Request::acquire().path.is_empty());
-```
-
-```rust
-# use pool_core::Poolable;
-#[derive(Poolable)]
-#[pool(new = Frame::with_buffer)]
-struct Frame {
-    bytes: Vec<u8>,
-}
-
-impl Frame {
-    fn with_buffer() -> Self {
-        Frame { bytes: Vec::with_capacity(4096) }
-    }
-}
-
-assert!(Frame::acquire().bytes.capacity() >= 4096);
-```
-
-```rust
-# use pool_core::Poolable;
-const WORKERS: usize = 16;
-
-#[derive(Poolable, Default)]
-#[pool(capacity = 1024, thread_capacity = WORKERS)]
-struct Message {
-    text: String,
-}
-
-let pool = format!("{:?}", Message::pool());
-assert!(pool.contains("capacity: 1024") && pool.contains("thread_capacity: 16"));
-```
-
-```rust
-mod my_framework {
-    pub mod pool {
-        pub use pool_core::*;
-    }
-}
-
-#[derive(my_framework::pool::Poolable, Default)]
-#[pool(crate = my_framework::pool)]
-struct Job {
-    input: Vec<u8>,
-}
-
-use my_framework::pool::Poolable as _;
-Job::acquire().input.push(1);
-```
-
-```rust
-# use pool_core::Poolable;
-#[derive(Poolable, Default)]
-struct Pair(String, #[pool(skip)] u8);
-
-let mut pair = Pair::acquire();
-pair.0.push_str("left");
-pair.1 = 7;
-drop(pair);
-let pair = Pair::acquire();
-assert_eq!((pair.0.as_str(), pair.1), ("", 7));
-```
-
-```rust
-# use pool_core::Poolable;
-#[derive(Poolable, Default)]
-struct Connection {
-    #[pool(skip)]
-    id: u64,
-    buffer: Vec<u8>,
-}
-
-let mut conn = Connection::acquire();
-conn.id = 7;
-conn.buffer.push(1);
-drop(conn);
-
-let conn = Connection::acquire(); // the same object: this thread's cache is a stack
-assert_eq!(conn.id, 7);           // kept
-assert!(conn.buffer.is_empty());  // reset
-```
-
-```rust
-# use pool_core::Poolable;
-#[derive(Default, Debug, PartialEq)]
-enum Mode {
-    #[default]
-    Read,
-    Write,
-}
-
-#[derive(Poolable, Default)]
-struct Request {
-    #[pool(default)]
-    mode: Mode,
-}
-
-let mut req = Request::acquire();
-req.mode = Mode::Write;
-drop(req);
-assert_eq!(Request::acquire().mode, Mode::Read);
-```
-
-```rust
-# use pool_core::Poolable;
-fn reset_scores(scores: &mut [f32; 4]) {
-    *scores = [1.0; 4];
-}
-
-#[derive(Poolable, Default)]
-struct Player {
-    #[pool(reset = reset_scores)]
-    scores: [f32; 4],
-}
-
-let mut player = Player::acquire();
-player.scores[0] = 9.0;
-drop(player);
-assert_eq!(Player::acquire().scores, [1.0; 4]);
-```
-
-```rust
-# use pool_core::Poolable;
-#[derive(Poolable, Default)]
-struct Response {
-    #[pool(max_capacity = 65536)]
-    body: Vec<u8>,
-}
-
-let mut res = Response::acquire();
-res.body.resize(1 << 20, 0); // one huge response
-drop(res);
-assert!(Response::acquire().body.capacity() <= 65536); // not kept at 1 MiB
-```
-"##
-)]
+// The derive's reference, every example a doctest. rustdoc renders a
+// re-export's docs followed by the original item's, so the page ends with
+// `pool-derive`'s own doc comment on the macro, under the last heading of
+// `derive.md`.
+#[doc = include_str!("../derive.md")]
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use pool_derive::Poolable;

@@ -443,19 +443,31 @@ mod tests {
     #[test]
     fn buried_objects_are_destroyed_after_the_lock_is_released() {
         use std::sync::Arc;
-        // A destructor that re-enters the store would deadlock if it ran
-        // under the lock.
-        struct Reenter(Arc<Shared<Reenter>>, bool);
-        impl Drop for Reenter {
+        use std::sync::atomic::AtomicBool;
+        // The destructor records whether the store's lock was free when it
+        // ran (a destructor that took the lock under it would deadlock).
+        struct Probe {
+            store: Arc<Shared<Probe>>,
+            ran_unlocked: Arc<AtomicBool>,
+        }
+        impl Drop for Probe {
             fn drop(&mut self) {
-                if self.1 {
-                    drop(self.0.lock(0));
-                }
+                let unlocked = self.store.tiers.try_lock().is_ok();
+                self.ran_unlocked.store(unlocked, Ordering::SeqCst);
             }
         }
         let shared = Arc::new(Shared::new());
-        let mut batch = vec![Reenter(shared.clone(), true)];
+        let ran_unlocked = Arc::new(AtomicBool::new(false));
+        let mut batch = vec![Probe {
+            store: shared.clone(),
+            ran_unlocked: ran_unlocked.clone(),
+        }];
+        // Capacity 0: the object is buried, and destroyed by this call.
         shared.lock(0).put_from(&mut batch, ..1, 0, 0);
+        assert!(
+            ran_unlocked.load(Ordering::SeqCst),
+            "the buried object was destroyed, with the lock released"
+        );
         assert_eq!(shared.counts().dropped_capacity, 1);
     }
 }

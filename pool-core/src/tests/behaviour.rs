@@ -479,12 +479,17 @@ mod guard_traits {
         assert_eq!(AsRef::<String>::as_ref(&w), "hi");
     }
 
+    // Its own pool: the test above holds a guard of `WORDS` while this one
+    // counts the guards in use.
+    pool! { static LINES: Pool<String> = Pool::new(String::new); }
+
     #[test]
     fn a_guard_may_be_returned_from_another_thread() {
         let _epoch = epoch_lock();
-        let w = WORDS.acquire();
+        let w = LINES.acquire();
         std::thread::spawn(move || drop(w)).join().unwrap();
-        assert_eq!(WORDS.stats().in_use(), 0);
+        let stats = LINES.stats();
+        assert_eq!((stats.in_use(), stats.returned), (0, 1), "{stats:?}");
     }
 }
 
@@ -508,66 +513,6 @@ mod rotator {
         drop(rotator);
         assert_eq!(Obj::live(), 0);
         assert_eq!(Obj::pool().stats().dropped_rotation, 1);
-    }
-
-    #[test]
-    fn a_zero_period_is_refused() {
-        let err = Rotator::spawn(Duration::ZERO).unwrap_err();
-        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
-    }
-}
-
-mod panicking_destructor {
-    use super::*;
-
-    static BOOBY_TRAPPED: AtomicBool = AtomicBool::new(false);
-    static TRAPS: AtomicUsize = AtomicUsize::new(0);
-
-    /// Panics when dropped while `BOOBY_TRAPPED` is set.
-    struct Trap;
-    impl Drop for Trap {
-        fn drop(&mut self) {
-            TRAPS.fetch_sub(1, Ordering::SeqCst);
-            assert!(!BOOBY_TRAPPED.load(Ordering::SeqCst), "destructor failed");
-        }
-    }
-    impl Reset for Trap {
-        fn reset(&mut self) {}
-    }
-    impl Poolable for Trap {
-        fn create() -> Self {
-            TRAPS.fetch_add(1, Ordering::SeqCst);
-            Trap
-        }
-        fn pool() -> &'static Pool<Self> {
-            pool! { static POOL: Pool<Trap> = Pool::new(Trap::create).thread_capacity(0); }
-            &POOL
-        }
-    }
-
-    counted!(Other, Pool::new(Other::create).thread_capacity(0));
-
-    #[test]
-    fn a_destructor_panicking_in_rotate_does_not_stop_other_pools_rotating() {
-        let _epoch = epoch_lock();
-        drop(Trap::acquire());
-        drop(Other::acquire());
-        rotate();
-        BOOBY_TRAPPED.store(true, Ordering::SeqCst);
-        let result = catch_unwind(rotate);
-        BOOBY_TRAPPED.store(false, Ordering::SeqCst);
-        assert!(result.is_err(), "the panic is passed on");
-        assert_eq!(
-            TRAPS.load(Ordering::SeqCst),
-            0,
-            "the trapped object is gone"
-        );
-        assert_eq!(Other::live(), 0, "the other pool was rotated too");
-        assert_eq!(Trap::pool().stats().dropped_rotation, 1);
-        // Both pools still work.
-        drop(Trap::acquire());
-        drop(Other::acquire());
-        assert_eq!(Trap::pool().stats().idle, 1);
     }
 }
 
