@@ -207,7 +207,6 @@ impl<T> Locked<'_, T> {
         self.graveyard.bury(dead);
     }
 
-
     /// How many more objects fit under `capacity`, the bound on both tiers
     /// together.
     fn room(&self, capacity: usize) -> usize {

@@ -1,4 +1,4 @@
-//! Built with `RUSTFLAGS="--cfg loom"` by scripts/downstream-loom.sh: the
+//! Built with `RUSTFLAGS="--cfg loom"` by scripts/downstream.sh: the
 //! pools of a crate that runs loom tests behave exactly as without the flag.
 
 use downstream_loom::{Hits, Request, SCRATCH, handle};

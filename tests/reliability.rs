@@ -1,0 +1,316 @@
+//! Regression tests for the failures an adversarial pass found in pool-core
+//! 0.1 (issue 11), each named after the bug it guards against.
+//!
+//! A scenario that aborted the process runs in a child process (this test
+//! binary run again, with `CHILD` naming the scenario) and is judged by how
+//! the child ended; on the old code those children died of SIGABRT. Every
+//! scenario ends with a census: the objects' own constructor and destructor
+//! counts against the pool's statistics.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use pool_core::{Pool, Pooled, Reset, Stats, pool, rotate};
+
+/// `rotate()` is process-wide: the tests of this binary that rotate or count
+/// rotations take turns.
+fn epoch_lock() -> MutexGuard<'static, ()> {
+    static EPOCH: Mutex<()> = Mutex::new(());
+    EPOCH.lock().unwrap_or_else(|poison| poison.into_inner())
+}
+
+/// Objects made and destroyed, per pool.
+struct Census {
+    made: AtomicUsize,
+    destroyed: AtomicUsize,
+}
+
+impl Census {
+    const fn new() -> Self {
+        Census {
+            made: AtomicUsize::new(0),
+            destroyed: AtomicUsize::new(0),
+        }
+    }
+
+    fn alive(&self) -> usize {
+        self.made.load(Ordering::SeqCst) - self.destroyed.load(Ordering::SeqCst)
+    }
+}
+
+/// An object whose destructor panics once armed. Reset leaves the flag, so
+/// an armed object stays armed while it is idle in the pool.
+struct Bomb {
+    armed: bool,
+    census: &'static Census,
+}
+
+impl Bomb {
+    fn new(census: &'static Census) -> Self {
+        census.made.fetch_add(1, Ordering::SeqCst);
+        Bomb {
+            armed: false,
+            census,
+        }
+    }
+}
+
+impl Reset for Bomb {
+    fn reset(&mut self) {}
+}
+
+impl Drop for Bomb {
+    fn drop(&mut self) {
+        self.census.destroyed.fetch_add(1, Ordering::SeqCst);
+        if self.armed {
+            panic!("an armed object's destructor");
+        }
+    }
+}
+
+macro_rules! bomb_pool {
+    ($pool:ident, $census:ident: capacity $cap:expr, thread_capacity $tcap:expr) => {
+        static $census: Census = Census::new();
+        pool! {
+            static $pool: Pool<Bomb> = Pool::new(|| Bomb::new(&$census))
+                .capacity($cap)
+                .thread_capacity($tcap);
+        }
+    };
+}
+
+/// Releases `n` armed objects.
+fn release_armed(pool: &'static Pool<Bomb>, n: usize) {
+    let held: Vec<Pooled<Bomb>> = (0..n)
+        .map(|_| {
+            let mut bomb = pool.acquire();
+            bomb.armed = true;
+            bomb
+        })
+        .collect();
+    drop(held);
+}
+
+/// Every object made is held, idle in the pool, or destroyed.
+fn assert_census(stats: Stats, census: &Census, held: u64) {
+    assert_eq!(stats.in_use(), held, "{stats:?}");
+    assert_eq!(census.alive() as u64, stats.idle + held, "{stats:?}");
+    assert_eq!(
+        census.made.load(Ordering::SeqCst) as u64,
+        stats.created,
+        "{stats:?}"
+    );
+}
+
+/// The environment variable that tells a child process which scenario to
+/// run.
+const CHILD: &str = "POOL_CORE_RELIABILITY_CHILD";
+
+/// Runs the test named `test` in a child process with `CHILD` set and
+/// asserts that it passed. The test calls `child(test, scenario)` first
+/// thing: in the child, that runs the scenario.
+fn in_child_process(test: &str) {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--test-threads=1", "--nocapture"])
+        .env(CHILD, test)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "the child process failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+}
+
+/// Whether this process is the child that runs `test`'s scenario.
+fn is_child(test: &str) -> bool {
+    std::env::var(CHILD).is_ok_and(|name| name == test)
+}
+
+mod an_acquire_never_loses_the_object_it_took {
+    use super::*;
+    bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);
+
+    /// Thread A's cache holds an armed object; two rotations pass; thread
+    /// B leaves a fresh object in the shared store. A's next acquire takes
+    /// the fresh object and expires the armed one, whose destructor panics
+    /// out of `acquire()`. The fresh object used to be lost: neither
+    /// dropped nor returned, `in_use()` stuck at 1 (rust-lang/rust#47949).
+    #[test]
+    fn when_an_expired_objects_destructor_panics() {
+        let _epoch = epoch_lock();
+        let (go, wait) = std::sync::mpsc::channel::<()>();
+        let a = std::thread::spawn(move || {
+            release_armed(&POOL, 1); // in A's cache
+            wait.recv().unwrap();
+            catch_unwind(|| drop(POOL.acquire())).is_err()
+        });
+        while POOL.stats().returned < 1 {
+            std::thread::yield_now();
+        }
+        rotate();
+        rotate();
+        std::thread::spawn(|| drop(POOL.acquire())).join().unwrap(); // B
+        go.send(()).unwrap();
+        assert!(
+            a.join().unwrap(),
+            "the armed destructor's panic reaches the caller"
+        );
+        let stats = POOL.stats();
+        assert_eq!((stats.hits_primary, stats.discarded), (1, 1), "{stats:?}");
+        assert_census(stats, &CENSUS, 0);
+        assert_eq!(CENSUS.alive(), 0, "both objects destroyed: {stats:?}");
+    }
+}
+
+mod two_panicking_destructors_in_one_batch_do_not_abort {
+    use super::*;
+
+    /// `rotate()` expires two armed victims at once.
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a child process")]
+    fn in_rotate() {
+        const NAME: &str = "two_panicking_destructors_in_one_batch_do_not_abort::in_rotate";
+        if !is_child(NAME) {
+            return in_child_process(NAME);
+        }
+        bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 0);
+        release_armed(&POOL, 2);
+        rotate(); // victims now
+        assert!(
+            catch_unwind(rotate).is_err(),
+            "the first panic is passed on"
+        );
+        assert_eq!(CENSUS.alive(), 0, "both destroyed");
+        assert_census(POOL.stats(), &CENSUS, 0);
+        rotate(); // rotation still works
+    }
+
+    /// The `Rotator` thread expires two armed victims at once, and keeps
+    /// rotating.
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a child process")]
+    fn in_the_rotator_thread() {
+        const NAME: &str =
+            "two_panicking_destructors_in_one_batch_do_not_abort::in_the_rotator_thread";
+        if !is_child(NAME) {
+            return in_child_process(NAME);
+        }
+        bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 0);
+        release_armed(&POOL, 2);
+        let rotator = pool_core::Rotator::spawn(std::time::Duration::from_millis(1)).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while CENSUS.alive() > 0 {
+            assert!(std::time::Instant::now() < deadline, "not rotated");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // Still rotating after the panics: a fresh idle object expires too.
+        drop(POOL.acquire());
+        while CENSUS.alive() > 0 {
+            assert!(std::time::Instant::now() < deadline, "stopped rotating");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        drop(rotator);
+        assert_census(POOL.stats(), &CENSUS, 0);
+    }
+
+    /// A release spills half of a full thread cache into a full store,
+    /// which drops two armed objects at once.
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a child process")]
+    fn in_a_release_that_overflows_a_full_store() {
+        const NAME: &str = "two_panicking_destructors_in_one_batch_do_not_abort::in_a_release_that_overflows_a_full_store";
+        if !is_child(NAME) {
+            return in_child_process(NAME);
+        }
+        bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 4);
+        let mut held: Vec<_> = (0..5).map(|_| POOL.acquire()).collect();
+        let fifth = held.pop().unwrap();
+        for bomb in &mut held {
+            bomb.armed = true;
+        }
+        drop(held); // four armed objects: the cache is full
+        // One more release spills the older half (two armed objects) into
+        // a store that keeps nothing.
+        assert!(catch_unwind(AssertUnwindSafe(|| drop(fifth))).is_err());
+        let stats = POOL.stats();
+        assert_eq!((stats.dropped_capacity, stats.idle), (2, 3), "{stats:?}");
+        assert_census(stats, &CENSUS, 0);
+    }
+
+    /// A thread's cache of two armed objects ages out; its next acquire
+    /// expires both.
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a child process")]
+    fn in_an_acquire_on_a_thread_whose_cache_aged_out() {
+        const NAME: &str = "two_panicking_destructors_in_one_batch_do_not_abort::in_an_acquire_on_a_thread_whose_cache_aged_out";
+        if !is_child(NAME) {
+            return in_child_process(NAME);
+        }
+        bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);
+        release_armed(&POOL, 2);
+        rotate();
+        rotate();
+        assert!(catch_unwind(|| drop(POOL.acquire())).is_err());
+        let stats = POOL.stats();
+        assert_eq!(stats.dropped_rotation, 2, "{stats:?}");
+        assert_eq!(
+            stats.created, 2,
+            "the failed acquire made nothing: {stats:?}"
+        );
+        assert_census(stats, &CENSUS, 0);
+        drop(POOL.acquire()); // and the pool still works
+    }
+}
+
+mod every_capacity_a_user_can_write_works {
+    use super::*;
+
+    fn exercise(pool: &'static Pool<Vec<u8>>) {
+        let _epoch = epoch_lock(); // no rotation between the two rounds
+        let held: Vec<_> = (0..100).map(|_| pool.acquire()).collect();
+        drop(held);
+        let stats = pool.stats();
+        assert_eq!((stats.created, stats.idle), (100, 100), "{stats:?}");
+        let again: Vec<_> = (0..100).map(|_| pool.acquire()).collect();
+        assert_eq!(pool.stats().created, 100, "all reused");
+        drop(again);
+    }
+
+    /// `thread_capacity(usize::MAX)` made every acquire panic with
+    /// "capacity overflow": the cache was preallocated at its bound.
+    #[test]
+    fn a_thread_capacity_of_usize_max() {
+        pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(usize::MAX); }
+        exercise(&POOL);
+        assert_eq!(POOL.stats().hits_local, 100, "the cache grew to hold all");
+    }
+
+    /// `thread_capacity(1 << 42)` aborted the process ("memory allocation
+    /// of 35184372088832 bytes failed").
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a child process")]
+    fn a_thread_capacity_larger_than_memory() {
+        const NAME: &str =
+            "every_capacity_a_user_can_write_works::a_thread_capacity_larger_than_memory";
+        if !is_child(NAME) {
+            return in_child_process(NAME);
+        }
+        pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(1 << 42); }
+        exercise(&POOL);
+    }
+
+    /// Both bounds at their largest, and a shared store that keeps all.
+    #[test]
+    fn a_capacity_of_usize_max() {
+        pool! {
+            static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(usize::MAX).thread_capacity(0);
+        }
+        exercise(&POOL);
+        assert_eq!(POOL.stats().hits_primary, 100, "all kept in the store");
+    }
+}
