@@ -75,18 +75,17 @@
 //! `cargo run --release --example perf_chart` draws `docs/perf.svg` from
 //! the same files.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::RefCell;
 use std::fmt;
 use std::hint::black_box;
 use std::sync::Barrier;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
 use pool_core::{Pool, Poolable, Pooled, Reset, pool};
+use pool_suite::alloc::{Counting, Usage};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
@@ -95,93 +94,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 // ---------------------------------------------------------------------------
 
 /// Counts allocations, allocated bytes, and live bytes (with their peak)
-/// while [`COUNTING`] is on; defers to the system allocator always.
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-/// Bytes allocated minus bytes freed since counting was switched on.
-static LIVE: AtomicI64 = AtomicI64::new(0);
-static PEAK: AtomicI64 = AtomicI64::new(0);
-
-#[inline(always)]
-fn counted_alloc(size: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(size as u64, Ordering::Relaxed);
-        let live = LIVE.fetch_add(size as i64, Ordering::Relaxed) + size as i64;
-        PEAK.fetch_max(live, Ordering::Relaxed);
-    }
-}
-
-#[inline(always)]
-fn counted_free(size: usize) {
-    if COUNTING.load(Ordering::Relaxed) {
-        LIVE.fetch_sub(size as i64, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counters have no effect on
-// the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    #[inline]
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        counted_alloc(layout.size());
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    #[inline]
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        counted_alloc(layout.size());
-        // SAFETY: forwarded unchanged; the caller upholds the contract.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    #[inline]
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        counted_free(layout.size());
-        // SAFETY: `ptr` came from `System` (every allocation above is
-        // `System`'s) with this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    #[inline]
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        counted_free(layout.size());
-        counted_alloc(new_size);
-        // SAFETY: forwarded unchanged; `ptr` came from `System` with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
+/// inside [`Counting::measure`] only: paused while criterion times.
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// What the allocator counted over one pass.
-#[derive(Clone, Copy, Default)]
-struct Counted {
-    allocs: u64,
-    bytes: u64,
-}
-
-/// Runs `f` with the counter on, from zero.
-fn count<R>(f: impl FnOnce() -> R) -> (Counted, R) {
-    ALLOCS.store(0, Ordering::Relaxed);
-    BYTES.store(0, Ordering::Relaxed);
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    COUNTING.store(true, Ordering::SeqCst);
-    let r = f();
-    COUNTING.store(false, Ordering::SeqCst);
-    let counted = Counted {
-        allocs: ALLOCS.load(Ordering::Relaxed),
-        bytes: BYTES.load(Ordering::Relaxed),
-    };
-    (counted, r)
-}
+static ALLOC: Counting = Counting::paused();
 
 // ---------------------------------------------------------------------------
 // The objects
@@ -704,7 +619,7 @@ impl RoundTrips for CountOne<'_> {
         for i in 0..1000 {
             rt(i);
         }
-        let (counted, ()) = count(|| {
+        let (counted, ()) = ALLOC.measure(|| {
             for i in 0..ONE_THREAD_COUNT {
                 rt(i);
             }
@@ -736,8 +651,8 @@ struct Handoff {
     /// From the producer's first timed acquire to the consumer's last
     /// release.
     elapsed: Duration,
-    /// Live heap bytes (net, while counting) after `checkpoint` objects
-    /// were released, and after all of them.
+    /// Live heap bytes (`Counting::live`) after `checkpoint` objects were
+    /// released, and after all of them.
     live_at_checkpoint: i64,
     live_at_end: i64,
 }
@@ -790,7 +705,7 @@ fn handoff<G: Send>(
                     released += batch.len() as u64;
                     batch.drain(..).for_each(release);
                     if released >= checkpoint && at_checkpoint.is_none() {
-                        at_checkpoint = Some(LIVE.load(Ordering::Relaxed));
+                        at_checkpoint = Some(ALLOC.live());
                     }
                     // The producer may be gone after the last batch.
                     send(&empty_tx, batch);
@@ -807,7 +722,7 @@ fn handoff<G: Send>(
         Handoff {
             elapsed: end.saturating_duration_since(start),
             live_at_checkpoint,
-            live_at_end: LIVE.load(Ordering::Relaxed),
+            live_at_end: ALLOC.live(),
         }
     })
 }
@@ -1052,7 +967,8 @@ struct CrossCounted<'a> {
 
 impl Handoffs for CrossCounted<'_> {
     fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff) {
-        let (counted, handoff) = count(|| {
+        let start = ALLOC.live();
+        let (counted, handoff) = ALLOC.measure(|| {
             run(Run {
                 warm: 0,
                 iters: MEMORY_N2,
@@ -1062,9 +978,9 @@ impl Handoffs for CrossCounted<'_> {
         });
         let mut row = Row::new(self.group, name, counted, MEMORY_N2);
         row.memory = Some(Memory {
-            at_n1: handoff.live_at_checkpoint,
-            at_n2: handoff.live_at_end,
-            peak: PEAK.load(Ordering::Relaxed),
+            at_n1: handoff.live_at_checkpoint - start,
+            at_n2: handoff.live_at_end - start,
+            peak: counted.peak,
         });
         self.rows.push(row);
     }
@@ -1313,7 +1229,7 @@ impl Decodes for DecodeCounted<'_, '_> {
         for _ in 0..100 {
             decode(self.body);
         }
-        let (counted, ()) = count(|| {
+        let (counted, ()) = ALLOC.measure(|| {
             for _ in 0..JSON_COUNT {
                 decode(black_box(self.body));
             }
@@ -1346,7 +1262,7 @@ struct Memory {
 }
 
 impl Row {
-    fn new(group: &str, name: &str, counted: Counted, ops: u64) -> Self {
+    fn new(group: &str, name: &str, counted: Usage, ops: u64) -> Self {
         Row {
             group: group.to_owned(),
             name: name.to_owned(),
