@@ -3,8 +3,10 @@
 //! and allocated per request on the other, then driven by keep-alive clients.
 //!
 //! ```text
-//! cargo run --release --example http_server            # load test, prints a table
-//! cargo run --release --example http_server -- --serve # just serve, until killed
+//! cargo run --release --manifest-path perf/Cargo.toml --example http_server
+//!     # load test, prints a table
+//! cargo run --release --manifest-path perf/Cargo.toml --example http_server -- --serve
+//!     # just serve, until killed
 //! ```
 //!
 //! The load mode starts the server (hyper 1 on tokio, 127.0.0.1, a port the
