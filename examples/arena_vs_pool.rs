@@ -29,58 +29,16 @@
 //! pooled object is boxed on a 128-byte line of its own, hence the pool's
 //! higher peak than plain's objects stored inline in their vector.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use bumpalo::Bump;
 use pool_core::{Poolable, Pooled};
-
-/// Counts allocations, live bytes and the peak of live bytes, then defers
-/// to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grow(size: usize) {
-    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counters have no effect
-// on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        grow(layout.size());
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: `ptr` came from `alloc` above, i.e. from `System`, with
-        // this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        grow(new_size);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s
-        // contract, and `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use pool_suite::alloc::Counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 const BATCH: usize = 10_000;
 const BATCHES: usize = 200;
@@ -123,29 +81,29 @@ fn process<'a>(requests: impl Iterator<Item = (&'a str, &'a str, &'a [u8])>) -> 
 struct Measured {
     median_us: f64,
     allocs: f64,
-    peak: usize,
-    kept: usize,
+    peak: i64,
+    kept: i64,
 }
 
 /// Runs one warm-up batch and `BATCHES` timed ones; `batch` is called with
 /// the batch number. The peak is taken over all of them and what is kept
 /// after the last, both relative to the live heap before the first.
 fn measure(mut batch: impl FnMut(usize)) -> Measured {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = ALLOC.live();
+    ALLOC.reset_peak();
     batch(0);
-    let a0 = ALLOCS.load(Ordering::Relaxed);
+    let a0 = ALLOC.counts().allocs;
     let mut times: Vec<f64> = Vec::with_capacity(BATCHES);
     for b in 1..=BATCHES {
         let start = Instant::now();
         batch(b);
         times.push(start.elapsed().as_secs_f64() * 1e6);
     }
-    let allocs = (ALLOCS.load(Ordering::Relaxed) - a0) as f64 / BATCHES as f64;
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let allocs = (ALLOC.counts().allocs - a0) as f64 / BATCHES as f64;
+    let peak = ALLOC.peak() - base;
     // Between batches: the arena's chunk, the pool's idle objects; not
     // `times`, which is the measurement's own.
-    let kept = LIVE.load(Ordering::Relaxed) - base - times.capacity() * size_of::<f64>();
+    let kept = ALLOC.live() - base - (times.capacity() * size_of::<f64>()) as i64;
     times.sort_by(f64::total_cmp);
     Measured {
         median_us: times[BATCHES / 2],

@@ -21,54 +21,16 @@
 //! Look at the capacity and the heap kept after the huge line, and at the
 //! last line: rotation is what frees the unbounded pool's megabyte.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::io::{self, Write as _};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use pool_core::{Pool, Poolable, Reset, pool, rotate};
-
-/// Counts allocations and live bytes, then defers to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counters have no effect
-// on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: `ptr` came from `alloc` above, i.e. from `System`, with
-        // this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-        LIVE.fetch_add(new_size, Ordering::Relaxed);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s
-        // contract, and `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use pool_suite::alloc::Counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 /// Buffers keep at most this much capacity while pooled (the bounded pools).
 const MAX_IDLE: usize = 64 * 1024;
@@ -143,10 +105,7 @@ fn measure(lines: usize, mut f: impl FnMut(usize)) -> Measured {
     for n in 0..lines / 10 {
         f(n); // warm up: fill the pool, settle the allocator
     }
-    let (a0, b0) = (
-        ALLOCS.load(Ordering::Relaxed),
-        BYTES.load(Ordering::Relaxed),
-    );
+    let before = ALLOC.counts();
     let mut best = f64::INFINITY;
     for _ in 0..RUNS {
         let start = Instant::now();
@@ -158,8 +117,8 @@ fn measure(lines: usize, mut f: impl FnMut(usize)) -> Measured {
     let per = |now: u64, before: u64| (now - before) as f64 / (RUNS * lines) as f64;
     Measured {
         ns: best,
-        bytes: per(BYTES.load(Ordering::Relaxed), b0),
-        allocs: per(ALLOCS.load(Ordering::Relaxed), a0),
+        bytes: per(ALLOC.counts().bytes, before.bytes),
+        allocs: per(ALLOC.counts().allocs, before.allocs),
     }
 }
 
@@ -230,7 +189,7 @@ fn main() {
     const HUGE: usize = 1 << 20;
     println!("\nafter one {HUGE}-byte line, the next acquire gets:");
     println!("{:<40}{:>12}{:>16}", "", "capacity", "heap kept (B)");
-    let live = || LIVE.load(Ordering::Relaxed) as i64;
+    let live = || ALLOC.live();
     let report = |label: &str, capacity: usize, before: i64| {
         println!("{label:<40}{capacity:>12}{:>16}", live() - before);
     };

@@ -9,52 +9,14 @@
 //! by a global allocator, like Go's `-benchmem`), what the pool's statistics
 //! say, and how much memory two rotations give back once the load stops.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use pool_core::{Poolable, rotate};
-
-/// Counts allocations and live bytes, then defers to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counters have no effect
-// on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: `ptr` came from `alloc` above, i.e. from `System`, with
-        // this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-        LIVE.fetch_add(new_size, Ordering::Relaxed);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s
-        // contract, and `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use pool_suite::alloc::Counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 /// A parsed request, as a web handler would fill it from a body.
 /// `#[derive(Poolable)]` resets every field on release (clearing the buffers
@@ -93,10 +55,7 @@ fn measure(requests: usize, mut f: impl FnMut(usize)) -> Measured {
     for n in 0..1_000 {
         f(n); // warm up: fill the pool, settle the allocator
     }
-    let (a0, b0) = (
-        ALLOCS.load(Ordering::Relaxed),
-        BYTES.load(Ordering::Relaxed),
-    );
+    let before = ALLOC.counts();
     let start = Instant::now();
     for n in 0..requests {
         f(n);
@@ -105,8 +64,8 @@ fn measure(requests: usize, mut f: impl FnMut(usize)) -> Measured {
     let per = |now: u64, before: u64| (now - before) as f64 / requests as f64;
     Measured {
         ns,
-        allocs: per(ALLOCS.load(Ordering::Relaxed), a0),
-        bytes: per(BYTES.load(Ordering::Relaxed), b0),
+        allocs: per(ALLOC.counts().allocs, before.allocs),
+        bytes: per(ALLOC.counts().bytes, before.bytes),
     }
 }
 
@@ -158,14 +117,14 @@ fn main() {
         })
         .collect();
     drop(burst);
-    let after_burst = LIVE.load(Ordering::Relaxed);
+    let after_burst = ALLOC.live();
     let idle = Request::pool().stats().idle;
     rotate();
-    let after_one = LIVE.load(Ordering::Relaxed);
+    let after_one = ALLOC.live();
     rotate();
     // The cache of this thread ages when the thread next touches the pool.
     drop(Request::acquire());
-    let after_two = LIVE.load(Ordering::Relaxed);
+    let after_two = ALLOC.live();
     println!(
         "\nafter a burst of 512: {idle} idle requests, {after_burst} bytes live\n\
          one rotation later:   {after_one} bytes live (idle objects are victims, still served)\n\

@@ -33,50 +33,17 @@
 //! it, the pooled row shows one allocation per decode, and the example says
 //! so.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use pool_core::{Poolable, Pooled};
+use pool_suite::alloc::Counting;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize as _};
 
-/// Counts allocations and bytes, then defers to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counters have no effect
-// on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above, i.e. from `System`, with
-        // this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s
-        // contract, and `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 /// Seed 000's struct, with Go's field names in the JSON. `[u8; 2048]` has no
 /// `Default`, hence `new`; the derived reset clears `name` (keeping its
@@ -189,10 +156,7 @@ fn measure(iterations: u64, mut f: impl FnMut()) -> Measured {
     for _ in 0..iterations / 10 {
         f(); // warm up: fill the pool, settle the allocator and caches
     }
-    let (a0, b0) = (
-        ALLOCS.load(Ordering::Relaxed),
-        BYTES.load(Ordering::Relaxed),
-    );
+    let before = ALLOC.counts();
     let mut best = f64::INFINITY;
     for _ in 0..RUNS {
         let start = Instant::now();
@@ -204,8 +168,8 @@ fn measure(iterations: u64, mut f: impl FnMut()) -> Measured {
     let per = |now: u64, before: u64| (now - before) as f64 / (RUNS * iterations) as f64;
     Measured {
         ns: best,
-        bytes: per(BYTES.load(Ordering::Relaxed), b0),
-        allocs: per(ALLOCS.load(Ordering::Relaxed), a0),
+        bytes: per(ALLOC.counts().bytes, before.bytes),
+        allocs: per(ALLOC.counts().allocs, before.allocs),
     }
 }
 

@@ -21,12 +21,11 @@
 //! serde_derive = { version = "1", features = ["deserialize_in_place"] }
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use pool_core::{Poolable, Pooled};
+use pool_suite::alloc::Counting;
 use serde::Deserialize;
 
 /// A request body as a web handler receives it.
@@ -58,34 +57,8 @@ fn handle_unpooled(body: &[u8]) -> Result<usize, serde_json::Error> {
     Ok(req.method.len() + req.path.len() + req.user.name.len() + req.ids.len())
 }
 
-/// Counts allocations, then defers to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged; counting has no effect on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` with this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 /// Runs `handler` over `bodies` `rounds` times; returns ns and allocations
 /// per request.
@@ -97,7 +70,7 @@ fn measure(
     for body in bodies {
         black_box(handler(body).expect("valid body")); // warm up
     }
-    let allocs = ALLOCS.load(Ordering::Relaxed);
+    let allocs = ALLOC.counts().allocs;
     let start = Instant::now();
     for _ in 0..rounds {
         for body in bodies {
@@ -106,10 +79,7 @@ fn measure(
     }
     let requests = (rounds * bodies.len()) as f64;
     let ns = start.elapsed().as_nanos() as f64 / requests;
-    (
-        ns,
-        (ALLOCS.load(Ordering::Relaxed) - allocs) as f64 / requests,
-    )
+    (ns, (ALLOC.counts().allocs - allocs) as f64 / requests)
 }
 
 fn main() -> Result<(), serde_json::Error> {

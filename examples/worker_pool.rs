@@ -23,49 +23,19 @@
 //! reused anyway, since calling it consumes it. Pool the state a job works
 //! in, not the job.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Instant;
 
 use pool_core::{Poolable, Reset};
-
-/// Counts allocations, then defers to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counter has no effect
-// on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above, i.e. from `System`, with
-        // this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s
-        // contract, and `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use pool_suite::alloc::Counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 const WORKERS: usize = 2;
 const JOBS: u64 = 100_000;
@@ -138,7 +108,7 @@ fn worker(jobs: Arc<Mutex<Receiver<Job>>>, mode: Mode) -> u64 {
 
 /// Runs `JOBS` jobs through `WORKERS` threads; returns (seconds, allocations).
 fn run_pool(mode: Mode) -> (f64, u64) {
-    let a0 = ALLOCS.load(Ordering::Relaxed);
+    let a0 = ALLOC.counts().allocs;
     let start = Instant::now();
     let (send, receive) = channel::<Job>();
     let receive = Arc::new(Mutex::new(receive));
@@ -154,10 +124,7 @@ fn run_pool(mode: Mode) -> (f64, u64) {
     drop(send);
     let sum: u64 = workers.into_iter().map(|w| w.join().expect("worker")).sum();
     black_box(sum);
-    (
-        start.elapsed().as_secs_f64(),
-        ALLOCS.load(Ordering::Relaxed) - a0,
-    )
+    (start.elapsed().as_secs_f64(), ALLOC.counts().allocs - a0)
 }
 
 fn main() {

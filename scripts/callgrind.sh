@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per round trip (acquire -> write a few bytes -> drop) for the
 # pool, a fresh Box, a hand-written thread_local free list and every peer pool
-# crate of benches/peers.rs (one thread, small object), counted by callgrind.
-# Runs benches/callgrind.rs. Instruction counts do not depend on the machine's
-# load, so this is the stable second measure of "pool vs fastest peer".
+# crate of perf/benches/peers (one thread, small object), counted by callgrind.
+# Runs perf/benches/callgrind.rs, which runs the same round trips. Instruction
+# counts do not depend on the machine's load, so this is the stable second
+# measure of "pool vs fastest peer".
 #
 #   scripts/callgrind.sh           # build, measure, print a table
 #   KEEP=1 scripts/callgrind.sh    # also keep the callgrind.out.* files
@@ -26,7 +27,7 @@
 #   valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.pool \
 #       "$BIN" pool 200000
 #   callgrind_annotate cg.pool          # Ir per function and source line
-#   objdump -d -C --no-show-raw-insn "$BIN" | less   # rt_pool, drop_in_place<Pooled<..>>
+#   objdump -d -C --no-show-raw-insn "$BIN" | less   # callgrind::round_trip::<..>, drop_in_place<Pooled<..>>
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -46,11 +47,12 @@ for needed in none thread_local pool; do
 done
 
 # Build the bench binary and find its path.
-if ! BIN=$(cargo bench --bench callgrind --no-run --message-format=json-render-diagnostics |
+if ! BIN=$(cargo bench --manifest-path perf/Cargo.toml --bench callgrind --no-run \
+    --message-format=json-render-diagnostics |
     jq -r 'select(.reason == "compiler-artifact" and .target.name == "callgrind"
                   and .executable != null) | .executable' | tail -n 1) ||
     [[ -z "$BIN" || ! -x "$BIN" ]]; then
-    echo "build failed; see: cargo bench --bench callgrind --no-run" >&2
+    echo "build failed; see: cargo bench --manifest-path perf/Cargo.toml --bench callgrind --no-run" >&2
     exit 1
 fi
 echo "binary: $BIN"

@@ -1,6 +1,13 @@
-//! The workspace's own package: it owns the examples, integration tests and
-//! benches, and is never published. This library exists only so that the
-//! repository README's examples run as doctests.
+//! The workspace's own package: it owns the examples and integration tests,
+//! and is never published. Its library holds the support code they share,
+//! written once, which the benches of `perf/` use too: [`alloc`], the
+//! counting global allocator. It also runs the repository README's examples
+//! as doctests.
+
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod alloc;
 
 /// The repository README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -10,57 +10,15 @@
 //! in a hundred and one in six hundred. Here `main` runs the one scenario itself, and
 //! nothing else runs.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
 use pool_core::{Pool, Pooled, Reset, pool, rotate};
-
-/// Counts the bytes the program holds.
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: forwards every call to `System` unchanged; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller upholds `alloc`'s contract, passed on as is.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
-        }
-        ptr
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
-            LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as for `alloc`.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::SeqCst);
-        }
-        new
-    }
-}
+use pool_suite::alloc::Counting;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
-fn live() -> isize {
-    LIVE.load(Ordering::SeqCst)
+/// The bytes the program holds.
+fn live() -> i64 {
+    ALLOC.live()
 }
 
 const BUFFER: usize = 1024;
@@ -93,9 +51,9 @@ const PADDING: usize = 64;
 
 /// The heap one idle object occupies: its box (the object, then the
 /// padding, rounded up to the object's alignment) and its buffer.
-fn object_bytes() -> isize {
+fn object_bytes() -> i64 {
     let boxed = (size_of::<Buffer>() + PADDING).next_multiple_of(align_of::<Buffer>());
-    (boxed + BUFFER) as isize
+    (boxed + BUFFER) as i64
 }
 
 /// Fills the pool from this thread: `n` objects made, used and released.
@@ -162,7 +120,7 @@ fn two_rotations_and_a_touch_give_back_every_byte_of_a_burst() {
     let after_burst = live() - baseline;
     // Every idle object, plus the shared tier's vector of pointers.
     assert!(
-        after_burst >= n as isize * object_bytes(),
+        after_burst >= n as i64 * object_bytes(),
         "{after_burst} bytes for {n} objects"
     );
 
@@ -177,8 +135,8 @@ fn two_rotations_and_a_touch_give_back_every_byte_of_a_burst() {
     // The shared tiers are empty, buffers and all. This thread's cache has
     // not been touched since the burst: it still holds its objects (caches
     // age lazily), and they are the only memory left.
-    let cached = POOL.stats().idle as isize;
-    assert!(cached > 0 && cached <= THREAD_CAPACITY as isize);
+    let cached = POOL.stats().idle as i64;
+    assert!(cached > 0 && cached <= THREAD_CAPACITY as i64);
     assert_eq!(
         live() - baseline,
         cached * object_bytes(),

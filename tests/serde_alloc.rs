@@ -11,67 +11,19 @@
 //!
 //! `cargo test --test serde_alloc -- --nocapture` prints the figures.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::HashMap;
 
 use pool_core::{Poolable, Pooled};
+use pool_suite::alloc::{Counting, on_this_thread};
 use serde::{Deserialize, Serialize};
 
-/// Counts the calling thread's allocations, then defers to `System`.
-struct Counting;
-
-thread_local! {
-    // `const` and without a destructor: touching it never allocates.
-    static ALLOCS: Cell<u64> = const { Cell::new(0) };
-    static BYTES: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count(bytes: usize) {
-    // `try_with`: the allocator may be called while thread-locals are torn
-    // down.
-    let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
-    let _ = BYTES.try_with(|n| n.set(n.get() + bytes as u64));
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; counting has no effect on
-// the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` (every allocation above is
-        // forwarded to it) with this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size);
-        // SAFETY: forwarded unchanged; `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 /// Allocations and bytes requested by this thread while `f` runs.
 fn allocations<R>(f: impl FnOnce() -> R) -> (u64, u64, R) {
-    let (a0, b0) = (ALLOCS.with(Cell::get), BYTES.with(Cell::get));
-    let out = f();
-    let (a1, b1) = (ALLOCS.with(Cell::get), BYTES.with(Cell::get));
-    (a1 - a0, b1 - b0, out)
+    let (counted, out) = on_this_thread(f);
+    (counted.allocs, counted.bytes, out)
 }
 
 /// The seeds' `Person`. serde implements `Deserialize` for arrays of up to

@@ -3,8 +3,10 @@
 //! and allocated per request on the other, then driven by keep-alive clients.
 //!
 //! ```text
-//! cargo run --release --example http_server            # load test, prints a table
-//! cargo run --release --example http_server -- --serve # just serve, until killed
+//! cargo run --release --manifest-path perf/Cargo.toml --example http_server
+//!     # load test, prints a table
+//! cargo run --release --manifest-path perf/Cargo.toml --example http_server -- --serve
+//!     # just serve, until killed
 //! ```
 //!
 //! The load mode starts the server (hyper 1 on tokio, 127.0.0.1, a port the
@@ -28,11 +30,10 @@
 //! served from its worker thread's cache, and `created` stays at about the
 //! number of tokio worker threads.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
@@ -41,43 +42,12 @@ use hyper::service::service_fn;
 use hyper::{Method, StatusCode};
 use hyper_util::rt::TokioIo;
 use pool_core::Poolable;
+use pool_suite::alloc::Counting;
 use serde::Deserialize;
 use tokio::net::{TcpListener, TcpStream};
 
-/// Counts allocations and bytes, then defers to the system allocator.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are ours; the counters have no effect
-// on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above, i.e. from `System`, with
-        // this `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s
-        // contract, and `ptr` came from `System`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: Counting = Counting::new();
 
 /// The seed's request body. `Deserialize` with serde_derive's
 /// `deserialize_in_place` feature (on in the workspace's `Cargo.toml`)
@@ -211,10 +181,7 @@ async fn round(
     limit: Duration,
 ) -> Round {
     let budget = Arc::new(AtomicUsize::new(requests));
-    let (a0, b0) = (
-        ALLOCS.load(Ordering::Relaxed),
-        BYTES.load(Ordering::Relaxed),
-    );
+    let before = ALLOC.counts();
     let start = Instant::now();
     let deadline = start + limit;
     let tasks: Vec<_> = (0..connections)
@@ -225,10 +192,7 @@ async fn round(
         latencies.extend(task.await.expect("client task"));
     }
     let elapsed = start.elapsed().as_secs_f64();
-    let (a1, b1) = (
-        ALLOCS.load(Ordering::Relaxed),
-        BYTES.load(Ordering::Relaxed),
-    );
+    let after = ALLOC.counts();
     latencies.sort_unstable();
     let n = latencies.len();
     let at = |q: f64| latencies[((n as f64 * q) as usize).min(n - 1)] as f64 / 1e3;
@@ -238,8 +202,8 @@ async fn round(
         p50_us: at(0.50),
         p99_us: at(0.99),
         // Includes the latency vectors, a few hundred kB per round.
-        bytes: (b1 - b0) as f64 / n as f64,
-        allocs: (a1 - a0) as f64 / n as f64,
+        bytes: (after.bytes - before.bytes) as f64 / n as f64,
+        allocs: (after.allocs - before.allocs) as f64 / n as f64,
     }
 }
 

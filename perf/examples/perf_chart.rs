@@ -1,13 +1,13 @@
-//! Draws `docs/perf.svg` from the results of `cargo bench --bench peers`.
+//! Draws `docs/perf.svg` from the results of `cargo bench --manifest-path perf/Cargo.toml --bench peers`.
 //!
 //! ```text
-//! cargo bench --bench peers
-//! cargo run --release --example perf_chart
+//! cargo bench --manifest-path perf/Cargo.toml --bench peers
+//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart
 //! ```
 //!
 //! Reads criterion's `target/criterion/<group>/<variant>/new/estimates.json`
 //! (and `benchmark.json` beside it for the names) for the groups of
-//! `benches/peers.rs`, and draws one horizontal bar chart per workload:
+//! `benches/peers`, and draws one horizontal bar chart per workload:
 //! criterion's headline estimate (the slope of its fit, or the mean where
 //! there is none) in ns per operation, on a logarithmic axis, each bar
 //! labelled with its value and its ratio to pool-core's. Only what was
@@ -16,8 +16,8 @@
 //! of the newest result.
 //!
 //! `perf_chart [TARGET_DIR] [OUT]` overrides where results are read
-//! (default `$CARGO_TARGET_DIR` or `target`) and where the chart goes
-//! (default `docs/perf.svg`).
+//! (default `$CARGO_TARGET_DIR` or `perf/target`) and where the chart goes
+//! (default the repository's `docs/perf.svg`).
 
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -105,6 +105,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     });
     let out = args.next().map(PathBuf::from).unwrap_or_else(|| {
         Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
             .join("docs")
             .join("perf.svg")
     });
@@ -132,7 +133,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect();
     if panels.is_empty() {
         return Err(format!(
-            "no results of benches/peers.rs under {}: run `cargo bench --bench peers` first",
+            "no results of benches/peers.rs under {}: run `cargo bench --manifest-path perf/Cargo.toml --bench peers` first",
             target.join("criterion").display()
         )
         .into());
@@ -165,7 +166,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let date = newest.map_or_else(|| "unknown date".to_owned(), utc_date);
     footer.draw(&Text::new(
         format!(
-            "measured {date} on {machine}; command: cargo bench --bench peers, then cargo run --release --example perf_chart"
+            "measured {date} on {machine}; command: cargo bench --manifest-path perf/Cargo.toml --bench peers, then cargo run --release --manifest-path perf/Cargo.toml --example perf_chart"
         ),
         (20, 12),
         ("sans-serif", 15).into_font().color(&RGBColor(60, 60, 60)),
@@ -282,7 +283,7 @@ fn read_results(criterion: &Path) -> Result<(Results, Option<SystemTime>), Box<d
     let mut newest: Option<SystemTime> = None;
     let groups = std::fs::read_dir(criterion).map_err(|e| {
         format!(
-            "{}: {e}; run `cargo bench --bench peers` first",
+            "{}: {e}; run `cargo bench --manifest-path perf/Cargo.toml --bench peers` first",
             criterion.display()
         )
     })?;

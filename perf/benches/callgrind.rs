@@ -1,0 +1,121 @@
+//! A plain binary (no harness) for counting instructions per round trip
+//! under callgrind; `scripts/callgrind.sh` drives it.
+//!
+//! ```text
+//! callgrind <variant> [N]
+//! ```
+//!
+//! Runs 1000 warm-up round trips, then `N` (default 1 000 000), then exits.
+//! The round trips are the one-thread small-object ones of `benches/peers`
+//! and `benches/round_trip.rs`, the very same closures
+//! (`round_trips` of `benches/shared/variants.rs`, with the peers set up as there),
+//! each called from its own `#[inline(never)]` instance of [`round_trip`]
+//! so that callgrind attributes its instructions to one symbol
+//! (`callgrind::round_trip::<pool_perf::round_trip::round_trips<..>::{closure}>`,
+//! in the variants' order). `none` is the baseline: the same write and reset
+//! on an object the loop holds, with no acquire or release. Run without a
+//! variant (as `cargo bench` does, passing `--bench`), it does nothing.
+//!
+//! Variants: `none` and those of [`pool_perf::round_trip::VARIANTS`]:
+//! `pool`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
+//! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
+//! `poolshark_local`, `poolshark`, `lockfree-object-pool`.
+
+#![allow(
+    dead_code,
+    reason = "benches/shared/variants.rs is written for benches/peers, which uses all of it"
+)]
+
+use pool_perf::round_trip::{RoundTrips, VARIANTS};
+
+include!("shared/variants.rs");
+
+/// Runs the named variant's round trip, warmed up, `n` times.
+struct Pick<'a> {
+    variant: &'a str,
+    n: u64,
+    found: bool,
+}
+
+impl RoundTrips for Pick<'_> {
+    fn variant(&mut self, name: &'static str, rt: impl Fn(u64) + Copy + Send + Sync) {
+        if name == self.variant {
+            self.found = true;
+            run(rt, 1000);
+            run(rt, self.n);
+        }
+    }
+}
+
+#[inline(never)]
+fn run(rt: impl Fn(u64) + Copy, n: u64) {
+    for i in 0..n {
+        round_trip(rt, black_box(i));
+    }
+}
+
+/// One round trip, in a symbol of its own per variant.
+#[inline(never)]
+fn round_trip(rt: impl Fn(u64), i: u64) {
+    rt(i);
+}
+
+/// The baseline: the same write and reset on an object the caller holds, no
+/// acquire or release. Subtracting it leaves the cost of getting and giving
+/// back the object (and of the call into the variant's function).
+#[inline(never)]
+fn rt_none(s: &mut Small, i: u64) {
+    s.write(i);
+    s.clean();
+}
+
+#[inline(never)]
+fn run_none(s: &mut Small, n: u64) {
+    for i in 0..n {
+        rt_none(s, black_box(i));
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let Some(variant) = args.first() else {
+        eprintln!(
+            "usage: callgrind <variant> [N]; variants: none, {}",
+            VARIANTS.join(", ")
+        );
+        return;
+    };
+    let n = parse_n(args.get(1));
+    if variant == "none" {
+        let mut s = Small::create();
+        run_none(&mut s, 1000);
+        run_none(&mut s, n);
+        return;
+    }
+    let mut pick = Pick {
+        variant,
+        n,
+        found: false,
+    };
+    round_trips(&Shared::<Small>::new(), &mut pick);
+    if !pick.found {
+        eprintln!(
+            "unknown variant {variant:?}: expected one of none, {}",
+            VARIANTS.join(", ")
+        );
+        std::process::exit(2);
+    }
+}
+
+fn parse_n(arg: Option<&String>) -> u64 {
+    match arg {
+        Some(n) => n.parse().unwrap_or_else(|_| {
+            eprintln!("N must be a non-negative integer, got {n:?}");
+            std::process::exit(2);
+        }),
+        None => 1_000_000,
+    }
+}

@@ -1,0 +1,239 @@
+//! pool-core against every peer pool, on four workloads, with time,
+//! allocations and memory, the way Go's `go test -bench . -benchmem` reports
+//! them.
+//!
+//! ```text
+//! cargo bench --manifest-path perf/Cargo.toml --bench peers                # everything, about 4 minutes
+//! cargo bench --manifest-path perf/Cargo.toml --bench peers -- 1_thread    # one workload (a criterion filter)
+//! ```
+//!
+//! Workloads, each for a small object (`Small`: two words and a `Vec<u8>`
+//! with 64 bytes of capacity) and for the seeds' `Person` (a `String`, an
+//! `i32` and a 2 KiB array):
+//!
+//! 1. `1_thread_*`: round trip acquire → write a few bytes → release, on one
+//!    thread;
+//! 2. `2_threads_*`: the same on two threads at once. Each sample starts two
+//!    fresh threads, warms them up, then times each; the figure is the slower
+//!    thread's time divided by the round trips *each* thread did (time per
+//!    round trip per thread), so equal to the one-thread figure means the
+//!    aggregate throughput doubled;
+//! 3. `cross_thread_*`: one thread acquires objects in batches of
+//!    [`BATCH`], writes into each and sends the batch over a bounded
+//!    `std::sync::mpsc::sync_channel`; another thread releases them and sends
+//!    the empty batch vector back. The channel and the batches are the same
+//!    for every variant; both sides spin and yield a while before they
+//!    block (see [`SPINS`]). Each sample builds a fresh pool (pool-core's is a
+//!    `static`, so it stays warm), runs [`WARM`] objects through untimed,
+//!    then times from the producer's first acquire to the consumer's last
+//!    release: time per object;
+//! 4. `json_decode`: the seeds' JSON bodies (seed 000's `Person` with a
+//!    2048-byte `Remark`, seed 001's `Student` with a 1024-byte one) decoded
+//!    with `serde_json` into a fresh value, or into a pooled one whose
+//!    `String` keeps its buffer.
+//!
+//! Variants (the peers are used the way their docs recommend for each
+//! workload; see [`round_trips`] and [`handoffs`]):
+//!
+//! | variant | what it is |
+//! |---|---|
+//! | `pool` | pool-core: `pool!` static (`Small`) or `#[derive(Poolable)]` (`Person`) |
+//! | `box` | no pool: `Box::new` of a fresh value, dropped |
+//! | `thread_local` | hand-written `thread_local!` `Vec<Box<T>>` free list: the practical one-thread floor |
+//! | `object-pool` | `object_pool::Pool`: one `parking_lot::Mutex<Vec<T>>`, `pull` / drop (no reset of its own: reset by hand before drop) |
+//! | `lifeguard` | a `lifeguard::Pool` per thread (`Rc`-based, not `Send`), `new` / drop |
+//! | `opool` | `opool::Pool`: a crossbeam `ArrayQueue`, `get` / drop |
+//! | `opool_local` | an `opool::LocalPool` per thread (not `Send`) |
+//! | `sharded-slab` | `sharded_slab::Pool`: `create_with` / `clear(key)` |
+//! | `regex-automata` | `regex_automata::util::pool::Pool`: owner slot + 8 mutex stacks (no reset of its own: reset by hand) |
+//! | `poolshark_local` | `poolshark::local::LPooled` (thread-local pools, the crate's default choice) |
+//! | `poolshark` | `poolshark::global::Pool` (`ArrayQueue`; the crate's choice for producer/consumer) |
+//! | `lockfree-object-pool` | `LinearObjectPool` (pages of 32 slots with an atomic bitmap), `pull` / drop |
+//!
+//! Every variant resets the object with the very function pool-core uses
+//! (`Reset::reset`: clear the `Vec`/`String`, zero the numbers and the
+//! array), so the work compared is equal. Pools that move objects by value
+//! (`object-pool`, `lifeguard`, `opool`, `poolshark`) hold a `Person` as
+//! `Box<Person>`, their best configuration: unboxed, each acquire and
+//! release would copy its 2 KiB, while pool-core boxes objects itself.
+//!
+//! A counting global allocator reports bytes and allocations per operation.
+//! It is switched off while criterion times (one relaxed load and a branch
+//! per allocation, the same for every variant) and on in separate, untimed
+//! passes that run after criterion: [`ONE_THREAD_COUNT`] round trips on one
+//! thread after a warm-up, [`JSON_COUNT`] decodes, and for the cross-thread
+//! workload a fresh pool run for [`MEMORY_N2`] objects, reporting the heap
+//! it holds (net of what was live before) after [`MEMORY_N1`] and
+//! [`MEMORY_N2`] objects and the peak. A bounded pool shows the same figure
+//! at both points; a pool that never reuses across threads grows.
+//!
+//! After the run the bench prints those tables with the ratios, read back
+//! from criterion's `target/criterion/*/*/new/estimates.json`, and for the
+//! two-thread and cross-thread workloads also from the fastest sample
+//! (`sample.json`), which is the figure least disturbed when other work
+//! shares the machine's cores;
+//! `cargo run --release --manifest-path perf/Cargo.toml --example perf_chart` draws `docs/perf.svg` from
+//! the same files.
+
+mod counting;
+mod handoff;
+mod json;
+mod report;
+
+use std::time::Duration;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion};
+use pool_perf::json::{body_000, body_001, fields_in_place};
+use pool_perf::round_trip::{OneThread, TwoThreads};
+
+use crate::counting::{DecodeCounted, count_object};
+use crate::handoff::{CrossTimed, handoffs};
+use crate::json::{DecodeTimed, decodes};
+use crate::report::report;
+
+include!("../shared/variants.rs");
+
+/// Short warm-up and measurement, so that the whole bench takes a few
+/// minutes; 30 samples.
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(30);
+}
+
+fn bench_object<T: Statics>(c: &mut Criterion, object: &str, shared: &Shared<T>) {
+    let mut group = c.benchmark_group(format!("1_thread_{object}"));
+    configure(&mut group);
+    round_trips(
+        shared,
+        &mut OneThread {
+            group: &mut group,
+            prefix: "",
+        },
+    );
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("2_threads_{object}"));
+    configure(&mut group);
+    round_trips(
+        shared,
+        &mut TwoThreads {
+            group: &mut group,
+            prefix: "",
+        },
+    );
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("cross_thread_{object}"));
+    configure(&mut group);
+    handoffs::<T>(&mut CrossTimed(&mut group));
+    group.finish();
+}
+
+fn bench_json(c: &mut Criterion) {
+    let mut group = c.benchmark_group("json_decode");
+    configure(&mut group);
+    let (b000, b001) = (body_000(), body_001());
+    decodes!(
+        Person,
+        &mut DecodeTimed {
+            group: &mut group,
+            seed: "000_person",
+            body: &b000,
+        }
+    );
+    decodes!(
+        Student,
+        &mut DecodeTimed {
+            group: &mut group,
+            seed: "001_student",
+            body: &b001,
+        }
+    );
+    group.finish();
+}
+
+/// Checks that the variants compute what they claim before timing them.
+fn check() {
+    use poolshark::IsoPoolable;
+    assert_ne!(
+        <Small as IsoPoolable>::DISCRIMINANT,
+        <Box<Person> as IsoPoolable>::DISCRIMINANT,
+        "poolshark location ids must differ per type"
+    );
+    let body = body_000();
+    let fresh: Person = serde_json::from_slice(&body).expect("valid body");
+    let mut pooled = Person::acquire();
+    pooled
+        .name
+        .push_str("a much longer name left over from the last request");
+    pooled.age = 99;
+    pooled.remark[2047] = 1;
+    let capacity = pooled.name.capacity();
+    let mut de = serde_json::Deserializer::from_slice(&body);
+    let place = &mut *pooled;
+    fields_in_place(&mut de, &mut place.name, &mut place.age, &mut place.remark)
+        .expect("valid body");
+    for person in [&fresh, &*pooled] {
+        assert_eq!(person.name, "萌哦科技");
+        assert_eq!(person.age, 25);
+        assert!(person.remark.iter().all(|&b| b == 0));
+    }
+    assert_eq!(pooled.name.capacity(), capacity, "the buffer is kept");
+}
+
+fn main() {
+    check();
+    let small = Shared::<Small>::new();
+    let person = Shared::<Person>::new();
+
+    let mut c = Criterion::default().configure_from_args();
+    bench_object(&mut c, "small", &small);
+    bench_object(&mut c, "person", &person);
+    bench_json(&mut c);
+    c.final_summary();
+
+    // The untimed passes, only under `cargo bench` (not `cargo test
+    // --benches`, which runs each benchmark once as a test, nor `--list`).
+    let args: Vec<String> = std::env::args().collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    if !flag("--bench") || flag("--test") || flag("--list") {
+        return;
+    }
+    let filter = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .cloned()
+        .unwrap_or_default();
+    let wanted =
+        |group: &str| filter.is_empty() || group.contains(&filter) || filter.contains(group);
+
+    let mut rows = Vec::new();
+    count_object(&small, "small", &wanted, &mut rows);
+    count_object(&person, "person", &wanted, &mut rows);
+    if wanted("json_decode") {
+        let (b000, b001) = (body_000(), body_001());
+        decodes!(
+            Person,
+            &mut DecodeCounted {
+                group: "json_decode",
+                seed: "000_person",
+                body: &b000,
+                rows: &mut rows,
+            }
+        );
+        decodes!(
+            Student,
+            &mut DecodeCounted {
+                group: "json_decode",
+                seed: "001_student",
+                body: &b001,
+                rows: &mut rows,
+            }
+        );
+    }
+    report(&rows);
+}

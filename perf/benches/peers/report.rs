@@ -1,0 +1,132 @@
+//! The tables printed after the run.
+
+use pool_perf::results::{best_sample_ns, estimate_ns};
+use pool_perf::round_trip::{VARIANTS, is_peer_crate};
+
+use crate::counting::Row;
+use crate::handoff::{BATCH, CROSS_NOT_APPLICABLE, DEPTH, MEMORY_N1, MEMORY_N2};
+
+pub(crate) fn counted<'r>(rows: &'r [Row], group: &str, name: &str) -> Option<&'r Row> {
+    rows.iter().find(|r| r.group == group && r.name == name)
+}
+
+pub(crate) fn fmt_opt(v: Option<f64>, width: usize, precision: usize) -> String {
+    v.map_or_else(
+        || format!("{:>width$}", "-"),
+        |v| format!("{v:>width$.precision$}"),
+    )
+}
+
+pub(crate) fn report(rows: &[Row]) {
+    for object in ["small", "person"] {
+        let one = format!("1_thread_{object}");
+        let two = format!("2_threads_{object}");
+        let pool_ns = estimate_ns(&one, "pool");
+        let floor = estimate_ns(&one, "thread_local");
+        let fastest_peer = VARIANTS
+            .iter()
+            .filter(|n| is_peer_crate(n))
+            .filter_map(|n| estimate_ns(&one, n).map(|t| (t, *n)))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        println!("\n## round trip, {object}: 1 thread and 2 threads\n");
+        println!(
+            "{:<22} {:>9} {:>8} {:>8} {:>8} {:>9} {:>11} {:>10} {:>9} {:>10}",
+            "variant",
+            "1thr ns",
+            "/pool",
+            "/tl",
+            "B/op",
+            "allocs/op",
+            "2thr ns/thr",
+            "agg Mop/s",
+            "2thr/1thr",
+            "best-smpl"
+        );
+        for name in VARIANTS {
+            let t1 = estimate_ns(&one, name);
+            let t2 = estimate_ns(&two, name);
+            let row = counted(rows, &one, name);
+            let best = best_sample_ns(&one, name).zip(best_sample_ns(&two, name));
+            println!(
+                "{name:<22} {} {} {} {} {} {} {} {} {}",
+                fmt_opt(t1, 9, 2),
+                fmt_opt(t1.zip(pool_ns).map(|(t, p)| t / p), 8, 2),
+                fmt_opt(t1.zip(floor).map(|(t, f)| t / f), 8, 2),
+                fmt_opt(row.map(|r| r.bytes_per_op), 8, 1),
+                fmt_opt(row.map(|r| r.allocs_per_op), 9, 3),
+                fmt_opt(t2, 11, 2),
+                fmt_opt(t2.map(|t| 2.0 * 1e3 / t), 10, 1),
+                fmt_opt(t1.zip(t2).map(|(a, b)| 2.0 * a / b), 9, 2),
+                fmt_opt(best.map(|(a, b)| 2.0 * a / b), 10, 2),
+            );
+        }
+        if let (Some(p), Some(f), Some((peer, peer_name))) = (pool_ns, floor, fastest_peer) {
+            println!(
+                "pool / thread_local = {:.2}x; fastest peer crate {peer_name} / pool = {:.2}x",
+                p / f,
+                peer / p
+            );
+        }
+
+        let cross = format!("cross_thread_{object}");
+        let pool_ns = estimate_ns(&cross, "pool");
+        println!(
+            "\n## cross-thread return, {object} (batches of {BATCH}, channel depth {DEPTH})\n"
+        );
+        let pool_best = best_sample_ns(&cross, "pool");
+        println!(
+            "{:<22} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>12} {:>12} {:>12}",
+            "variant",
+            "ns/obj",
+            "/pool",
+            "best-smpl",
+            "/pool",
+            "B/op",
+            "allocs/op",
+            format!("heap@{}k", MEMORY_N1 / 1000),
+            format!("heap@{}k", MEMORY_N2 / 1000),
+            "peak heap"
+        );
+        for name in VARIANTS {
+            if let Some((_, why)) = CROSS_NOT_APPLICABLE.iter().find(|(n, _)| *n == name) {
+                println!("{name:<22} n/a: {why}");
+                continue;
+            }
+            let t = estimate_ns(&cross, name);
+            let best = best_sample_ns(&cross, name);
+            let row = counted(rows, &cross, name);
+            let memory = row.and_then(|r| r.memory);
+            let kib = |v: i64| format!("{:>9.0} KiB", v as f64 / 1024.0);
+            println!(
+                "{name:<22} {} {} {} {} {} {} {:>12} {:>12} {:>12}",
+                fmt_opt(t, 9, 2),
+                fmt_opt(t.zip(pool_ns).map(|(t, p)| t / p), 8, 2),
+                fmt_opt(best, 9, 2),
+                fmt_opt(best.zip(pool_best).map(|(t, p)| t / p), 8, 2),
+                fmt_opt(row.map(|r| r.bytes_per_op), 8, 1),
+                fmt_opt(row.map(|r| r.allocs_per_op), 9, 3),
+                memory.map_or_else(|| "-".to_owned(), |m| kib(m.at_n1)),
+                memory.map_or_else(|| "-".to_owned(), |m| kib(m.at_n2)),
+                memory.map_or_else(|| "-".to_owned(), |m| kib(m.peak)),
+            );
+        }
+    }
+
+    println!("\n## JSON decode (seeds 000 and 001)\n");
+    println!(
+        "{:<28} {:>10} {:>8} {:>9}",
+        "variant", "ns/op", "B/op", "allocs/op"
+    );
+    for seed in ["000_person", "001_student"] {
+        for name in ["fresh", "fresh_boxed", "pooled_derive", "pooled"] {
+            let id = format!("{seed}/{name}");
+            let row = counted(rows, "json_decode", &id);
+            println!(
+                "{id:<28} {} {} {}",
+                fmt_opt(estimate_ns("json_decode", &id), 10, 1),
+                fmt_opt(row.map(|r| r.bytes_per_op), 8, 1),
+                fmt_opt(row.map(|r| r.allocs_per_op), 9, 3),
+            );
+        }
+    }
+}
