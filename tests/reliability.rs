@@ -314,3 +314,50 @@ mod every_capacity_a_user_can_write_works {
         assert_eq!(POOL.stats().hits_primary, 100, "all kept in the store");
     }
 }
+
+mod a_large_object_needs_no_more_stack_than_box_new {
+    use super::*;
+    use pool_core::Poolable;
+
+    const SIZE: usize = 600 * 1024;
+
+    /// 600 KiB inline, with a constructor of its own.
+    #[derive(Poolable)]
+    #[pool(new = Big::new)]
+    struct Big {
+        bytes: [u8; SIZE],
+    }
+
+    impl Big {
+        fn new() -> Self {
+            Big { bytes: [7; SIZE] }
+        }
+    }
+
+    /// On a spawned thread with a 2 MiB stack, in a debug build,
+    /// `Big::acquire()` overflowed the stack (the create path kept extra
+    /// copies of `T` on it) while `Box::new(Big::new())` fits.
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a child process")]
+    fn on_a_two_mib_thread() {
+        const NAME: &str = "a_large_object_needs_no_more_stack_than_box_new::on_a_two_mib_thread";
+        if !is_child(NAME) {
+            return in_child_process(NAME);
+        }
+        let worker = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let boxed = Box::new(Big::new());
+                assert_eq!(boxed.bytes[SIZE - 1], 7, "Box::new fits");
+                drop(boxed);
+                let big = Big::acquire();
+                assert_eq!(big.bytes[SIZE - 1], 7, "made by Big::new");
+                drop(big);
+                let again = Big::acquire();
+                assert_eq!(again.bytes[SIZE - 1], 0, "reused, and reset");
+            })
+            .unwrap();
+        worker.join().unwrap();
+        assert_eq!(Big::pool().stats().created, 1);
+    }
+}

@@ -35,9 +35,33 @@ pub(crate) struct Padded<T> {
     _gap: MaybeUninit<[u8; GAP]>,
 }
 
+/// Makes an object with `create`, straight into its box.
+///
+/// `Box::new(Padded::new(create()))` keeps up to three copies of `T` on the
+/// stack in a debug build (the constructor's result, the padded value,
+/// `Box::new`'s argument): a 600 KiB object then overflowed a spawned
+/// thread's 2 MiB stack where `Box::new(T::new())` fits. Here the box is
+/// allocated first and the constructor's result is moved into it, one
+/// copy at most, as `Box::new` itself does.
+#[inline]
+pub(crate) fn boxed_with<T>(create: impl FnOnce() -> T) -> Boxed<T> {
+    let mut boxed = Box::<Padded<T>>::new_uninit();
+    let slot = boxed.as_mut_ptr();
+    // SAFETY: `slot` points into a live allocation sized and aligned for a
+    // `Padded<T>`, and `&raw mut` makes a pointer to its `value` field
+    // without reading or referencing the uninitialized memory. `write`
+    // moves the value in without dropping what was there (nothing).
+    unsafe { (&raw mut (*slot).value).write(create()) };
+    // SAFETY: `value` was initialized above; `_gap`, the only other field,
+    // is a `MaybeUninit`, for which any bytes (none) are a valid value. If
+    // `create` panicked we never get here, and the uninitialized box is
+    // freed without dropping a `T`.
+    unsafe { boxed.assume_init() }
+}
+
 impl<T> Padded<T> {
-    #[inline]
-    pub(crate) fn new(value: T) -> Self {
+    #[cfg(test)]
+    fn new(value: T) -> Self {
         Padded {
             value,
             _gap: MaybeUninit::uninit(),

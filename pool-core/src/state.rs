@@ -13,7 +13,7 @@
 use std::fmt;
 
 use crate::epoch::{self, Rotate};
-use crate::padded::{Boxed, Padded};
+use crate::padded::{Boxed, boxed_with};
 use crate::reset::Reset;
 use crate::shared::{Graveyard, Shared};
 use crate::stats::{Counters, Stats, ThreadHandle};
@@ -56,7 +56,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
 
     /// Makes a new object with `create`, counted as created.
     pub(crate) fn create(&self, create: fn() -> T) -> Boxed<T> {
-        let value = Box::new(Padded::new(create()));
+        let value = boxed_with(create);
         self.counters.created.fetch_add(1, Ordering::Relaxed);
         value
     }
