@@ -98,7 +98,7 @@ pub(crate) fn register(pool: &'static dyn Rotate, registered: &AtomicBool) {
 /// victim tier, where they are still served, and the objects that were
 /// already in the victim tier are dropped, their destructors run. Thread
 /// caches age the next time their thread uses the pool. Call it
-/// periodically (or start a [`Rotator`]) so that a pool whose load has
+/// periodically (or start a [`Rotator`](crate::Rotator)) so that a pool whose load has
 /// dropped gives its memory back, the way Go's `sync.Pool` is emptied by
 /// every garbage collection.
 ///
