@@ -44,6 +44,10 @@ impl Census {
 /// an armed object stays armed while it is idle in the pool.
 struct Bomb {
     armed: bool,
+    /// If set, the destructor acquires an object from this pool and
+    /// releases it: user code that re-enters the pool from a destructor
+    /// the pool runs.
+    reenter: Option<&'static Pool<Bomb>>,
     census: &'static Census,
 }
 
@@ -52,6 +56,7 @@ impl Bomb {
         census.made.fetch_add(1, Ordering::SeqCst);
         Bomb {
             armed: false,
+            reenter: None,
             census,
         }
     }
@@ -64,6 +69,9 @@ impl Reset for Bomb {
 impl Drop for Bomb {
     fn drop(&mut self) {
         self.census.destroyed.fetch_add(1, Ordering::SeqCst);
+        if let Some(pool) = self.reenter {
+            drop(pool.acquire());
+        }
         if self.armed {
             panic!("an armed object's destructor");
         }
@@ -87,6 +95,18 @@ fn release_armed(pool: &'static Pool<Bomb>, n: usize) {
         .map(|_| {
             let mut bomb = pool.acquire();
             bomb.armed = true;
+            bomb
+        })
+        .collect();
+    drop(held);
+}
+
+/// Releases `n` objects whose destructors re-enter `pool`.
+fn release_reentrant(pool: &'static Pool<Bomb>, n: usize) {
+    let held: Vec<Pooled<Bomb>> = (0..n)
+        .map(|_| {
+            let mut bomb = pool.acquire();
+            bomb.reenter = Some(pool);
             bomb
         })
         .collect();
@@ -359,5 +379,77 @@ mod a_large_object_needs_no_more_stack_than_box_new {
             .unwrap();
         worker.join().unwrap();
         assert_eq!(Big::pool().stats().created, 1);
+    }
+}
+
+/// Destructors the pool runs may use the same pool: no deadlock, no
+/// `RefCell` panic, and the census adds up, on every path that destroys
+/// objects in batches. And a forgotten guard counts as held for good.
+mod user_code_may_reenter_the_pool_from_every_path_that_destroys {
+    use super::*;
+
+    #[test]
+    fn rotation() {
+        let _epoch = epoch_lock();
+        bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 0);
+        release_reentrant(&POOL, 2);
+        rotate();
+        rotate(); // both expire; each destructor acquires and releases
+        let stats = POOL.stats();
+        assert_eq!(stats.dropped_rotation, 2, "{stats:?}");
+        assert_census(stats, &CENSUS, 0);
+    }
+
+    #[test]
+    fn a_spill_into_a_full_store() {
+        let _epoch = epoch_lock();
+        bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 2);
+        let mut held: Vec<_> = (0..3).map(|_| POOL.acquire()).collect();
+        let third = held.pop().unwrap();
+        for bomb in &mut held {
+            bomb.reenter = Some(&POOL);
+        }
+        drop(held); // the cache is full
+        drop(third); // spills one re-entering object into a store that keeps none
+        let stats = POOL.stats();
+        assert!(stats.dropped_capacity >= 1, "{stats:?}");
+        assert_census(stats, &CENSUS, 0);
+    }
+
+    #[test]
+    fn the_turn_over_of_an_aged_cache() {
+        let _epoch = epoch_lock();
+        bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);
+        release_reentrant(&POOL, 2);
+        rotate();
+        rotate();
+        drop(POOL.acquire()); // turns the cache over: both expire
+        let stats = POOL.stats();
+        assert_eq!(stats.dropped_rotation, 2, "{stats:?}");
+        assert_census(stats, &CENSUS, 0);
+    }
+
+    #[test]
+    fn a_threads_exit() {
+        let _epoch = epoch_lock();
+        bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 4);
+        // The exit flush drops both (the store keeps none), inside the
+        // cache's own thread-local destructor, where the pool serves
+        // without a cache.
+        std::thread::spawn(|| release_reentrant(&POOL, 2))
+            .join()
+            .unwrap();
+        let stats = POOL.stats();
+        assert_census(stats, &CENSUS, 0);
+        assert_eq!(CENSUS.alive(), 0, "{stats:?}");
+    }
+
+    #[test]
+    fn a_forgotten_guard_stays_held() {
+        let _epoch = epoch_lock();
+        bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);
+        std::mem::forget(POOL.acquire());
+        drop(POOL.acquire());
+        assert_census(POOL.stats(), &CENSUS, 1);
     }
 }
