@@ -9,10 +9,8 @@
 #   3. the licence files in the crate directories are copies of the root's;
 #   4. no `include_str!`/`include_bytes!` in a packed source reaches a file
 #      that is not in the package (it would break `cargo test` of the
-#      published crate, as packagers run it);
-#   5. the derive's examples, shown from pool-derive's docs as `rust,ignore`
-#      (a proc-macro crate cannot depend on pool-core), are the very ones
-#      pool-core runs as doctests on its re-export of the derive.
+#      published crate, as packagers run it): pool-core's derive reference,
+#      `derive.md`, is included this way on its re-export of the derive.
 #
 #   scripts/package.sh
 #
@@ -31,9 +29,9 @@ echo "=== cargo package (pack and verify both crates)"
 cargo package -p pool-derive -p pool-core --allow-dirty
 
 # What a package may hold: cargo's own files, the manifest, the README, the
-# two licences, and Rust sources under src/ (pool-core's unit tests live in
-# src/tests/ and are part of the crate).
-allowed='^(\.cargo_vcs_info\.json|Cargo\.lock|Cargo\.toml|Cargo\.toml\.orig|README\.md|LICENSE-APACHE|LICENSE-MIT|src/([a-z_]+/)*[a-z_]+\.rs)$'
+# two licences, Rust sources under src/ (pool-core's unit tests live in
+# src/tests/ and are part of the crate), and pool-core's derive reference.
+allowed='^(\.cargo_vcs_info\.json|Cargo\.lock|Cargo\.toml|Cargo\.toml\.orig|README\.md|LICENSE-APACHE|LICENSE-MIT|derive\.md|src/([a-z_]+/)*[a-z_]+\.rs)$'
 required=(Cargo.toml README.md LICENSE-APACHE LICENSE-MIT src/lib.rs)
 
 for crate in pool-derive pool-core; do
@@ -64,25 +62,6 @@ for crate in pool-derive pool-core; do
             sed -E 's/^include_(str|bytes)!\("(.*)"\)$/\2/')
     done < <(grep -E '\.rs$' <<<"$list")
 done
-
-echo "=== the derive's examples match the doctests pool-core runs"
-# pool-derive: the ```rust,ignore blocks of its `///` docs.
-derive_examples() {
-    sed -n 's|^ *///\( \(.*\)\)\{0,1\}$|\2|p' pool-derive/src/lib.rs |
-        awk '/^```rust,ignore$/ { on = 1; next } /^```$/ { if (on) print "----"; on = 0; next } on'
-}
-# pool-core: the ```rust blocks of the `doc = r##"..."##` on the re-export.
-core_examples() {
-    awk '/doc = r##"$/ { on = 1; next } /^"##$/ { on = 0 } on' pool-core/src/lib.rs |
-        awk '/^```rust$/ { on = 1; next } /^```$/ { if (on) print "----"; on = 0; next } on'
-}
-if [[ -z $(derive_examples) ]]; then
-    problem "found no examples in pool-derive/src/lib.rs"
-elif ! diff <(derive_examples) <(core_examples); then
-    problem "the examples in pool-derive/src/lib.rs and their doctests in pool-core/src/lib.rs differ (diff above); make them the same"
-else
-    echo "$(derive_examples | grep -c -- '^----$') examples, the same in both"
-fi
 
 if ((fail)); then
     echo "package.sh: FAILED" >&2
