@@ -22,9 +22,12 @@
 //!   tier, evicting victims to make room; last epoch's to the victim tier if
 //!   there is room; older ones are dropped (by rotation); what does not fit
 //!   is dropped (for capacity);
-//! - a cache ages lazily: when its thread next takes the slow path, objects
-//!   it cached in an older epoch are filed by their age;
-//! - rotate: primary becomes victim, the old victims are dropped;
+//! - a cache ages when its thread next takes the slow path, or when a
+//!   rotation finds its thread between operations: objects it cached in an
+//!   older epoch are filed by their age;
+//! - rotate: primary becomes victim, the old victims are dropped, then the
+//!   idle threads' caches are aged (here the main thread's, which runs the
+//!   rotation between its own operations);
 //! - a thread's exit files its cache by the cache's age.
 //!
 //! `rotate()` is global, so this binary holds only tests that serialize on
@@ -242,10 +245,12 @@ impl Model {
         }
     }
 
-    fn rotate(&mut self) {
+    /// A rotation, with `idle` the cache of a thread between operations.
+    fn rotate(&mut self, idle: &mut Cache) {
         self.epoch += 1;
         self.counts.dropped_rotation += self.victim as u64;
         self.victim = std::mem::take(&mut self.primary);
+        self.turn_over(idle);
     }
 
     fn room(&self) -> usize {
@@ -394,7 +399,7 @@ fn run(subject: &'static Subject, ops: &[Op]) -> Result<Vec<Counts>, String> {
             Op::Release(_) | Op::Detach(_) => {}
             Op::Rotate => {
                 rotate();
-                model.rotate();
+                model.rotate(&mut main);
             }
             Op::Spawn { take, ops } => {
                 let given: Vec<_> = held.drain(..(*take).min(held.len())).collect();

@@ -151,39 +151,44 @@ fn is_child(test: &str) -> bool {
     std::env::var(CHILD).is_ok_and(|name| name == test)
 }
 
-mod an_acquire_never_loses_the_object_it_took {
+mod an_idle_threads_armed_object_expires_in_rotation {
     use super::*;
     bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);
 
-    /// Thread A's cache holds an armed object; two rotations pass; thread
-    /// B leaves a fresh object in the shared store. A's next acquire takes
-    /// the fresh object and expires the armed one, whose destructor panics
-    /// out of `acquire()`. The fresh object used to be lost: neither
-    /// dropped nor returned, `in_use()` stuck at 1 (rust-lang/rust#47949).
+    /// Thread A's cache holds an armed object and A stops using the pool.
+    /// Rotation reaches A's cache: the second rotation expires the armed
+    /// object, whose destructor panics out of `rotate()`. A's next acquire
+    /// then takes a fresh object another thread left, and nothing is lost.
+    /// (Where rotation cannot reach the cache, A's acquire expires the
+    /// object itself: pool-core's `owner_turn_over` unit tests.)
     #[test]
-    fn when_an_expired_objects_destructor_panics() {
+    fn and_nothing_is_lost() {
         let _epoch = epoch_lock();
         let (go, wait) = std::sync::mpsc::channel::<()>();
         let a = std::thread::spawn(move || {
             release_armed(&POOL, 1); // in A's cache
             wait.recv().unwrap();
-            catch_unwind(|| drop(POOL.acquire())).is_err()
+            drop(POOL.acquire());
         });
         while POOL.stats().returned < 1 {
             std::thread::yield_now();
         }
         rotate();
-        rotate();
+        assert!(
+            catch_unwind(rotate).is_err(),
+            "the destructor's panic reaches the caller"
+        );
+        assert_eq!(CENSUS.alive(), 0, "expired from A's idle cache");
         std::thread::spawn(|| drop(POOL.acquire())).join().unwrap(); // B
         go.send(()).unwrap();
-        assert!(
-            a.join().unwrap(),
-            "the armed destructor's panic reaches the caller"
-        );
+        a.join().unwrap();
         let stats = POOL.stats();
-        assert_eq!((stats.hits_primary, stats.discarded), (1, 1), "{stats:?}");
+        assert_eq!(
+            (stats.hits_primary, stats.dropped_rotation),
+            (1, 1),
+            "{stats:?}"
+        );
         assert_census(stats, &CENSUS, 0);
-        assert_eq!(CENSUS.alive(), 0, "both objects destroyed: {stats:?}");
     }
 }
 
@@ -262,28 +267,24 @@ mod two_panicking_destructors_in_one_batch_do_not_abort {
         assert_census(stats, &CENSUS, 0);
     }
 
-    /// A thread's cache of two armed objects ages out; its next acquire
-    /// expires both.
+    /// A thread's cache of two armed objects, idle across two rotations:
+    /// the second rotation expires both, from the cache.
     #[test]
     #[cfg_attr(miri, ignore = "runs a child process")]
-    fn in_an_acquire_on_a_thread_whose_cache_aged_out() {
-        const NAME: &str = "two_panicking_destructors_in_one_batch_do_not_abort::in_an_acquire_on_a_thread_whose_cache_aged_out";
+    fn in_a_rotation_that_reaches_an_idle_threads_cache() {
+        const NAME: &str = "two_panicking_destructors_in_one_batch_do_not_abort::in_a_rotation_that_reaches_an_idle_threads_cache";
         if !is_child(NAME) {
             return in_child_process(NAME);
         }
         bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);
         release_armed(&POOL, 2);
         rotate();
-        rotate();
-        assert!(catch_unwind(|| drop(POOL.acquire())).is_err());
+        assert!(catch_unwind(rotate).is_err());
         let stats = POOL.stats();
         assert_eq!(stats.dropped_rotation, 2, "{stats:?}");
-        assert_eq!(
-            stats.created, 2,
-            "the failed acquire made nothing: {stats:?}"
-        );
         assert_census(stats, &CENSUS, 0);
         drop(POOL.acquire()); // and the pool still works
+        assert_eq!(POOL.stats().created, 3);
     }
 }
 
@@ -445,6 +446,10 @@ mod user_code_may_reenter_the_pool_from_every_path_that_destroys {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "leaks an object on purpose, which Miri's leak check reports"
+    )]
     fn a_forgotten_guard_stays_held() {
         let _epoch = epoch_lock();
         bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 4);

@@ -371,3 +371,64 @@ mod churn {
         assert_eq!(stats.idle, 0, "{stats:?}");
     }
 }
+
+mod reclaim {
+    use super::*;
+
+    slot_pool!(capacity 8, thread_capacity 8);
+
+    /// Rotations in a tight loop reach the workers' caches while the
+    /// workers acquire, hold a few objects, release them, and pause
+    /// (between operations, their caches are the rotation's to age):
+    /// no object is held twice or handed out unreset, and the census adds
+    /// up.
+    #[test]
+    fn rotations_in_a_tight_loop_racing_owners_share_nothing_and_lose_nothing() {
+        let threads = size(3, 2);
+        let rounds = size(20_000, 30);
+        let stop = AtomicBool::new(false);
+        thread::scope(|s| {
+            let rotating = s.spawn(|| {
+                while !stop.load(Ordering::SeqCst) {
+                    rotate_now();
+                    if cfg!(miri) {
+                        thread::yield_now();
+                    }
+                }
+            });
+            let stopper = StopOnDrop(&stop);
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    s.spawn(move || {
+                        let owner = t as u64 + 1;
+                        for round in 0..rounds {
+                            let n = 1 + (round + t) % 4;
+                            let mut held: Vec<Pooled<Slot>> =
+                                (0..n).map(|_| POOL.acquire()).collect();
+                            for slot in &mut held {
+                                slot.claim(owner);
+                            }
+                            for slot in &mut held {
+                                slot.unclaim(owner);
+                            }
+                            drop(held);
+                            if round % 64 == 0 {
+                                thread::yield_now(); // idle: reclaimable
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for worker in workers {
+                worker.join().unwrap();
+            }
+            drop(stopper);
+            rotating.join().unwrap();
+        });
+        let stats = assert_accounted(&POOL, &CENSUS, 0);
+        assert!(
+            stats.dropped_rotation > 0,
+            "rotation dropped idle objects: {stats:?}"
+        );
+    }
+}

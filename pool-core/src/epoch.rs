@@ -6,13 +6,13 @@
 //! objects: primary objects become victims, victims are dropped (the
 //! [crate docs](crate#how-rotation-bounds-memory) draw it).
 //!
-//! Per-thread caches are not visited by `rotate` (reaching into another
-//! thread's cache would put an atomic operation on every acquire). Instead
-//! each cache remembers the epoch it last saw and ages itself the next time
-//! its thread touches the pool: one epoch behind, its objects join the shared
-//! victim tier; two or more, they are dropped. A cache holds at most
-//! `thread_capacity` objects, and a thread's exit hands them to the shared
-//! store, so what a quiet thread can pin is bounded.
+//! Each rotation also ages the per-thread caches of threads that are
+//! between operations on the pool, through the handshake in `crate::slot`
+//! (no atomic read-modify-write on the owner's fast path): one epoch
+//! behind, a cache's objects join the shared victim tier; two or more, they
+//! are dropped. A thread in the middle of an operation, or any thread on a
+//! platform with no process-wide barrier, ages its cache itself on its next
+//! operation, and a thread's exit hands its cache to the shared store.
 //!
 //! The invariant, as in crossbeam's epochs: an object that has been idle
 //! across two advancements is not held by any shared tier, and is not handed
@@ -89,6 +89,8 @@ pub(crate) fn register(pool: &'static dyn Rotate, registered: &AtomicBool) {
     if !registered.load(Ordering::Relaxed) {
         pools.push(pool);
         registered.store(true, Ordering::Release);
+        drop(pools);
+        crate::auto::pool_used();
     }
 }
 
@@ -96,11 +98,14 @@ pub(crate) fn register(pool: &'static dyn Rotate, registered: &AtomicBool) {
 ///
 /// For every pool, the objects idle in its shared primary tier move to its
 /// victim tier, where they are still served, and the objects that were
-/// already in the victim tier are dropped, their destructors run. Thread
-/// caches age the next time their thread uses the pool. Call it
-/// periodically (or start a [`Rotator`](crate::Rotator)) so that a pool whose load has
-/// dropped gives its memory back, the way Go's `sync.Pool` is emptied by
-/// every garbage collection.
+/// already in the victim tier are dropped, their destructors run. The
+/// caches of threads that are not in the middle of an operation on the pool
+/// are aged the same way (a thread that has stopped using a pool loses its
+/// idle objects like the shared store does); a thread that is, ages its
+/// cache itself on its next operation. The process rotates on its own (see
+/// [`set_rotation_period`](crate::set_rotation_period)); call `rotate` to
+/// give memory back at a moment of your choosing, the way Go's
+/// `sync.Pool` is emptied by every garbage collection.
 ///
 /// Destructors run on the calling thread, after each pool's lock has been
 /// released.

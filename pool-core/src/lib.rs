@@ -96,30 +96,41 @@
 //!
 //! Rust has no garbage collector whose cycles could empty a pool, so the crate
 //! keeps a global epoch that [`rotate`] advances. Each rotation moves every
-//! pool's primary tier to its victim tier and drops the previous victims. A
-//! thread cache ages itself the next time its thread uses the pool, and hands
-//! its objects to the shared store when the thread exits. An object idle
-//! across two rotations is therefore dropped: after a burst, a pool gives its
-//! idle memory back within two rotation periods. A [`Rotator`] rotates on a
-//! timer:
+//! pool's primary tier to its victim tier and drops the previous victims,
+//! and ages the caches of the threads that are not in the middle of using
+//! the pool the same way: a worker that has gone idle (a parked tokio
+//! worker, a rayon thread between jobs) loses its cached objects like the
+//! shared store does. An object idle across two rotations is therefore
+//! dropped wherever it sits: after a burst, a pool gives its idle memory
+//! back within two rotation periods.
+//!
+//! The process rotates on its own once it has used a pool, every
+//! [`DEFAULT_ROTATION_PERIOD`] (a minute), on a background thread:
+//! [`set_rotation_period`] changes the period, and `None` turns it off (call
+//! it first thing in `main` to have no background thread at all). [`rotate`]
+//! rotates now, and a [`Rotator`] rotates on a timer of its own:
 //!
 //! ```
 //! use std::time::Duration;
 //!
-//! // Objects idle for 30 to 60 seconds are dropped.
-//! let rotator = pool_core::Rotator::spawn(Duration::from_secs(30))?;
-//! # drop(rotator);
-//! # Ok::<(), std::io::Error>(())
+//! // Objects idle for 10 to 20 seconds are dropped.
+//! pool_core::set_rotation_period(Some(Duration::from_secs(10)));
+//! # pool_core::set_rotation_period(None);
 //! ```
+//!
+//! Reaching another thread's cache without costing its owner anything uses
+//! a process-wide memory barrier (`membarrier(2)` on Linux,
+//! `FlushProcessWriteBuffers` on Windows). Where there is none (macOS, the
+//! BSDs, a Linux sandbox that forbids the call), rotation ages the shared
+//! stores only, and a thread's cache ages on its next use of the pool or
+//! goes to the shared store when the thread exits.
 //!
 //! Rotation decides when memory is given back; the capacities bound how much
 //! can be kept. A pool holds at most `capacity` idle objects in its shared
 //! tiers plus `thread_capacity` in each thread's cache, whether or not
 //! anything rotates. Each object is boxed with 64 bytes of padding after it
 //! (so that objects moving between threads never share a cache line), plus
-//! the buffers it kept. A thread that
-//! stops using a pool keeps its cached objects, at most `thread_capacity` of
-//! them, until it uses the pool again or exits.
+//! the buffers it kept.
 //!
 //! # Choosing `capacity` and `thread_capacity`
 //!
@@ -171,7 +182,7 @@
 //! |---|---|---|
 //! | per-processor tier | each P has a private slot and a shared lock-free chain that other Ps steal from | each thread has its own stack of up to `thread_capacity` objects per pool, which no other thread touches |
 //! | shared tier | the other Ps' chains | one store per pool behind a lock, reached a batch at a time |
-//! | giving memory back | driven by the GC: each cycle moves the pool to a victim cache and drops the previous victims | the same two-step victim scheme, driven by you: [`rotate`], or a [`Rotator`] on a timer |
+//! | giving memory back | driven by the GC: each cycle moves the pool to a victim cache and drops the previous victims | the same two-step victim scheme, idle threads' caches included, on a background thread every minute by default ([`set_rotation_period`]), or when you call [`rotate`] |
 //! | bound | none: the pool keeps whatever is put back until the next GC | `capacity` for the shared tiers, `thread_capacity` per thread; releases beyond them are dropped |
 //! | types | `any`, with a type assertion on every `Get` | typed: [`Pool<T>`](Pool), [`Pooled<T>`] |
 //! | return | an explicit `Put`; a forgotten one becomes garbage | the guard returns the object when dropped; [`Pooled::into_inner`] keeps it |
@@ -316,6 +327,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod auto;
 mod config;
 mod epoch;
 mod guard;
@@ -328,6 +340,7 @@ mod rotator;
 #[cfg(feature = "serde")]
 mod serde;
 mod shared;
+mod slot;
 mod state;
 mod stats;
 mod sync;
@@ -335,6 +348,7 @@ mod sync;
 #[cfg(test)]
 mod tests;
 
+pub use auto::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
 pub use config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
 pub use epoch::rotate;
 pub use guard::Pooled;

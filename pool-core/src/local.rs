@@ -10,39 +10,53 @@
 //! 1. The cache holds at most `thread_capacity` objects, all released in
 //!    the epoch it records; a cache found in an older epoch hands its
 //!    objects to the shared store (which files them as victims or expires
-//!    them) before it is used again.
-//! 2. The cache is a `RefCell`, borrowed only for a few moves of pointers
-//!    and never while user code (a constructor, `reset`, a destructor)
-//!    runs: the slow paths return what the store buried, as a
-//!    [`Graveyard`], for the caller to destroy after the borrow has ended.
-//!    A user's `reset` or `Drop` may therefore acquire or release objects of
-//!    the same pool (a tree of pooled nodes, say) and find the cache free.
-//!    Should a borrow ever fail, the cache falls back to the shared store
-//!    rather than panic.
+//!    them) before it is used again, whether its owner finds it so on its
+//!    next operation or a rotation does while the owner is idle.
+//! 2. Its objects live in a [`Slot`](crate::slot::Slot) on the heap, which
+//!    the owner enters for each operation and a rotation may enter while
+//!    the owner is between operations (the handshake in `crate::slot`).
+//!    An operation only moves pointers; no user code (a constructor,
+//!    `reset`, a destructor) runs inside one: the slow paths return what
+//!    the store buried, as a [`Graveyard`], for the caller to destroy
+//!    afterwards. A user's `reset` or `Drop` may therefore acquire or
+//!    release objects of the same pool (a tree of pooled nodes, say).
+//!    Should the slot be busy (re-entered), the cache falls back to the
+//!    shared store rather than wait.
 
-use std::cell::RefCell;
+use std::cell::Cell;
+use std::ptr::NonNull;
+
+use crossbeam_utils::CachePadded;
 
 use crate::config::PoolConfig;
 use crate::epoch;
 use crate::padded::Boxed;
 use crate::reset::Reset;
 use crate::shared::{Graveyard, Locked};
+use crate::slot::{self, Entered, Slot};
 use crate::state::PoolState;
-use crate::stats::{ThreadHandle, bump};
+use crate::stats::bump;
+use crate::sync::lock;
 
-/// A thread's cache of idle objects for one pool.
+/// A thread's cache of idle objects for one pool: the thread-local handle
+/// of its slot.
 ///
 /// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
 /// initialized value of a `thread_local!`; it has no public methods.
 #[doc(hidden)]
 pub struct LocalCache<T: Reset + Send + 'static> {
-    cell: RefCell<Local<T>>,
+    slot: NonNull<CachePadded<Slot<Local<T>>>>,
     /// The pool's shared half, where misses, overflows and the thread's
-    /// exit go.
+    /// exit go, and whose registry holds the slot.
     state: &'static PoolState<T>,
+    /// Whether [`LocalCache::retire`] has run: the slot has left the
+    /// registry, holds nothing, and the slow paths go straight to the
+    /// shared store.
+    retired: Cell<bool>,
 }
 
-struct Local<T: Reset + Send + 'static> {
+/// What a thread's cache holds, inside its slot.
+pub(crate) struct Local<T: Reset + Send + 'static> {
     /// Idle objects; the most recently released on top. Its capacity is the
     /// room the fast path checks: it starts at zero and grows, on the slow
     /// path and exactly (`Local::grow`), up to `bound`, so the bound is a
@@ -59,11 +73,6 @@ struct Local<T: Reset + Send + 'static> {
     epoch: u64,
     /// Which bound of the cache this thread last ran into.
     last_crossing: Crossing,
-    /// This thread's hot-path counters, registered with the pool.
-    counters: ThreadHandle,
-    /// Whether [`LocalCache::retire`] has run: the cache then holds nothing,
-    /// has no room, and the slow paths go straight to the shared store.
-    retired: bool,
 }
 
 impl<T: Reset + Send + 'static> LocalCache<T> {
@@ -72,33 +81,50 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     ///
     /// Runs once per thread, on the thread's first use of the pool (it is the
     /// `thread_local!`'s initializer), so the fast paths never have to ask
-    /// whether the cache is set up. Allocates nothing for the objects: the
-    /// first release grows the cache.
+    /// whether the cache is set up. Allocates its slot, and nothing for the
+    /// objects: the first release grows the cache.
     pub fn new(state: &'static PoolState<T>) -> Self {
+        // Rotation must know the pool before the cache holds anything: it
+        // reaches the caches of idle threads through the pool.
+        state.register();
+        let local = Local {
+            items: Vec::new(),
+            bound: 0,
+            capacity: 0,
+            epoch: epoch::epoch().now(),
+            last_crossing: Crossing::None,
+        };
+        let epoch = local.epoch;
         LocalCache {
-            cell: RefCell::new(Local {
-                items: Vec::new(),
-                bound: 0,
-                capacity: 0,
-                epoch: epoch::epoch().now(),
-                last_crossing: Crossing::None,
-                counters: state.join_thread(),
-                retired: false,
-            }),
+            slot: Slot::register(local, epoch, &state.caches),
             state,
+            retired: Cell::new(false),
         }
+    }
+
+    #[inline(always)]
+    fn slot(&self) -> &Slot<Local<T>> {
+        // SAFETY: the slot is freed only by this handle's `drop`.
+        unsafe { self.slot.as_ref() }
+    }
+
+    /// Enters the slot for a slow path, waiting for a rotation that holds
+    /// it; `None` if the cache is retired or re-entered.
+    fn enter_slow(&self) -> Option<Entered<'_, Local<T>>> {
+        if self.retired.get() {
+            return None;
+        }
+        self.slot().enter_slow()
     }
 
     /// The fast path of an acquire: pops an object if the cache is current
     /// and not empty.
     #[inline(always)]
     pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
-        let mut local = self.cell.try_borrow_mut().ok()?;
-        if local.epoch != now {
-            return None;
-        }
-        let value = local.items.pop()?;
-        bump(&local.counters.hits_local);
+        let slot = self.slot();
+        let mut entered = slot.enter(now)?;
+        let value = entered.get().items.pop()?;
+        bump(&slot.hits_local);
         Some(value)
     }
 
@@ -106,14 +132,16 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// and has room; otherwise hands it back.
     #[inline(always)]
     pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
-        let Ok(mut local) = self.cell.try_borrow_mut() else {
+        let slot = self.slot();
+        let Some(mut entered) = slot.enter(now) else {
             return Err(value);
         };
-        if local.epoch != now || local.is_full() {
+        let local = entered.get();
+        if local.is_full() {
             return Err(value);
         }
         local.items.push(value);
-        bump(&local.counters.returned);
+        bump(&slot.returned);
         Ok(())
     }
 
@@ -127,16 +155,17 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         now: u64,
         config: &PoolConfig<T>,
     ) -> (Option<Boxed<T>>, Graveyard<Boxed<T>>) {
-        let mut local = match self.cell.try_borrow_mut() {
-            Ok(local) if !local.retired => local,
-            _ => return self.state.take_uncached(now),
+        let Some(mut entered) = self.enter_slow() else {
+            return self.state.take_uncached(now);
         };
+        let local = entered.get();
         local.learn(config);
         if local.items.is_empty() && self.state.shared.looks_empty() {
             // Nothing to age here and nothing to take there: skip the lock.
             // Under a burst larger than the pool, every miss lands here.
             local.epoch = now;
             local.missed();
+            entered.open(now);
             return (None, Graveyard::new());
         }
         // The cache's old objects may go to the shared store, which `rotate`
@@ -149,6 +178,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         if found.is_some() {
             store.take_batch(&mut local.items, batch);
         }
+        entered.open(now);
         (found, store.unlock())
     }
 
@@ -157,15 +187,22 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// grows the cache if it is below its bound, or else ages it and
     /// spills part of it to the shared store, and keeps `value`.
     pub(crate) fn spill(&self, value: Boxed<T>, config: &PoolConfig<T>) -> Graveyard<Boxed<T>> {
-        let mut local = match self.cell.try_borrow_mut() {
-            Ok(local) if config.thread_capacity > 0 && !local.retired => local,
-            _ => return self.state.put_uncached(value, config.capacity),
+        let entered = match self.enter_slow() {
+            Some(entered) if config.thread_capacity > 0 => Some(entered),
+            _ => None,
         };
+        let Some(mut entered) = entered else {
+            return self.state.put_uncached(value, config.capacity);
+        };
+        let returned = &self.slot().returned;
+        let local = entered.get();
         local.learn(config);
-        if local.epoch == epoch::epoch().now() && local.grow() {
+        let current = epoch::epoch().now();
+        if local.epoch == current && local.grow() {
             // Room made without the store: the cache is still warming up.
             local.items.push(value);
-            bump(&local.counters.returned);
+            bump(returned);
+            entered.open(current);
             return Graveyard::new();
         }
         // Reads the epoch itself, after registering the pool, rather than
@@ -179,7 +216,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
             let (spill, capacity) = (local.overflowed(), local.capacity);
             store.put_from(&mut local.items, ..spill, now, capacity);
         }
-        bump(&local.counters.returned);
+        bump(returned);
         if local.items.len() < local.items.capacity() || local.grow() {
             local.items.push(value);
         } else {
@@ -187,6 +224,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
             let capacity = local.capacity;
             store.put_one(value, capacity);
         }
+        entered.open(now);
         store.unlock()
     }
 }
@@ -254,12 +292,15 @@ impl<T: Reset + Send + 'static> Local<T> {
 
     /// Ages the cache to epoch `now`: objects cached in an earlier epoch go
     /// to the shared store, which files them as victims or expires them.
-    fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64) {
+    /// Its owner calls it on a slow path; a rotation calls it on an idle
+    /// owner's cache. Returns `now`, the epoch the cache is from afterwards.
+    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64) -> u64 {
         if self.epoch != now {
             let len = self.items.len();
             store.put_from(&mut self.items, ..len, self.epoch, self.capacity);
         }
         self.epoch = now;
+        now
     }
 
     /// Records an acquire that missed the cache, and returns how many
@@ -297,26 +338,27 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// drops it (loom runs a thread's local destructors outside the model's
     /// execution, where no modelled lock may be taken).
     pub(crate) fn retire(&self) {
-        let Ok(mut local) = self.cell.try_borrow_mut() else {
-            return; // cannot happen: no borrow is held across user code
-        };
-        if local.retired {
+        if self.retired.replace(true) {
             return;
         }
-        local.retired = true;
+        // Out of the registry first: no rotation can reach the slot after
+        // this, so the owner needs no handshake to empty it.
+        lock(&self.state.caches).remove(self.slot);
+        // SAFETY: unregistered, and this is its owner, outside any
+        // operation (`retire` runs no user code before this point).
+        let contents = unsafe { self.slot().contents_unregistered() };
+        // SAFETY: as above; this is the only reference to the contents.
+        let local = unsafe { contents.deref() };
         let now = self.state.register();
         let len = local.items.len();
         let mut store = self.state.shared.lock(now);
-        let epoch = local.epoch;
-        let capacity = local.capacity;
+        let (epoch, capacity) = (local.epoch, local.capacity);
         store.put_from(&mut local.items, ..len, epoch, capacity);
         // A retired cache that is used again (by a later thread-local's
         // destructor) is passed over by the slow paths, and has no room for
         // the fast ones: it holds nothing from now on.
         local.items = Vec::new();
         let dead = store.unlock();
-        self.state.leave_thread(&local.counters);
-        drop(local);
         // This runs in a thread-local's destructor, where a panic aborts the
         // process: a destructor's panic (already reported by the panic hook)
         // goes no further. The graveyard destroys every object either way.
@@ -330,19 +372,24 @@ impl<T: Reset + Send + 'static> Drop for LocalCache<T> {
     /// its counters to the pool's totals.
     fn drop(&mut self) {
         self.retire();
+        // SAFETY: `retire` took the slot out of the registry, and this
+        // handle, its only other user, is going away.
+        unsafe { slot::free(self.slot) };
     }
 }
 
 impl<T: Reset + Send + 'static> std::fmt::Debug for LocalCache<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.cell.try_borrow() {
-            Ok(local) => f
-                .debug_struct("LocalCache")
-                .field("idle", &local.items.len())
-                .field("epoch", &local.epoch)
-                .field("last_crossing", &local.last_crossing)
-                .finish(),
-            Err(_) => f.write_str("LocalCache { <in use> }"),
+        match self.slot().enter(epoch::epoch().now()) {
+            Some(mut entered) => {
+                let local = entered.get();
+                f.debug_struct("LocalCache")
+                    .field("idle", &local.items.len())
+                    .field("epoch", &local.epoch)
+                    .field("last_crossing", &local.last_crossing)
+                    .finish()
+            }
+            None => f.write_str("LocalCache { <in use> }"),
         }
     }
 }

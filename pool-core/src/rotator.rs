@@ -35,11 +35,12 @@ pub struct Rotator {
 impl Rotator {
     /// Starts a thread that rotates every `period`.
     ///
-    /// An object idle in a pool's shared store is then dropped after
-    /// between one and two periods of idleness. An object in the cache of a
-    /// thread that has stopped using the pool is not reached by rotation: it
-    /// ages when that thread next uses the pool, and goes to the shared
-    /// store when the thread exits (see [`rotate`](crate::rotate)).
+    /// An idle object, in a shared store or in the cache of a thread that
+    /// is not using the pool, is then dropped after between one and two
+    /// periods of idleness (see [`rotate`](crate::rotate) for the exception:
+    /// platforms without a process-wide barrier). The process also rotates
+    /// on its own ([`set_rotation_period`](crate::set_rotation_period)); a
+    /// `Rotator` adds rotations of its own on top.
     ///
     /// # Errors
     ///

@@ -13,17 +13,22 @@
 use std::fmt;
 
 use crate::epoch::{self, Rotate};
+use crate::local::Local;
 use crate::padded::{Boxed, boxed_with};
 use crate::reset::Reset;
 use crate::shared::{Graveyard, Shared};
-use crate::stats::{Counters, Stats, ThreadHandle};
-use crate::sync::{AtomicBool, AtomicU64, Ordering, const_fn};
+use crate::slot::Slots;
+use crate::stats::{Counters, Stats};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
 
 /// What a pool changes as it runs: its shared store and its counters.
 /// Declared by [`pool!`](crate::pool!) as a `static` of its own.
 #[doc(hidden)]
 pub struct PoolState<T: Reset + Send + 'static> {
     pub(crate) shared: Shared<Boxed<T>>,
+    /// Every live thread's cache of this pool, for rotation and statistics.
+    /// Locked before `shared` when both are.
+    pub(crate) caches: Mutex<Slots<Local<T>>>,
     counters: Counters,
     /// Whether [`rotate`](crate::rotate) knows this pool.
     registered: AtomicBool,
@@ -36,6 +41,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         pub fn new() -> Self {
             PoolState {
                 shared: Shared::new(),
+                caches: Mutex::new(Slots::new()),
                 counters: Counters::new(),
                 registered: AtomicBool::new(false),
             }
@@ -90,16 +96,6 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         store.unlock()
     }
 
-    /// Registers a thread's cache; returns its counters.
-    pub(crate) fn join_thread(&self) -> ThreadHandle {
-        self.counters.join()
-    }
-
-    /// Folds an exiting thread's counters into the pool's totals.
-    pub(crate) fn leave_thread(&self, counters: &ThreadHandle) {
-        self.counters.leave(counters);
-    }
-
     /// The counter bumped when an object is dropped instead of returned.
     pub(crate) fn discarded(&self) -> &AtomicU64 {
         &self.counters.discarded
@@ -113,7 +109,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
     /// A snapshot of the pool's counters. See [`Stats`].
     pub(crate) fn stats(&self) -> Stats {
         let shared = self.shared.counts();
-        let (hits_local, returned_local) = self.counters.thread_totals();
+        let (hits_local, returned_local) = lock(&self.caches).totals();
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         let mut stats = Stats {
             created: load(&self.counters.created),
@@ -138,9 +134,17 @@ impl<T: Reset + Send + 'static> PoolState<T> {
 
 impl<T: Reset + Send + 'static> Rotate for PoolState<T> {
     fn rotate_to(&self, now: u64) {
-        // Aging happens on lock; the expired objects are destroyed once the
-        // lock is released.
-        drop(self.shared.lock(now).unlock());
+        // The caches first, then the store (the lock order of every path
+        // that takes both). Locking the store ages its tiers; the caches of
+        // idle threads are turned over into it as their owners would turn
+        // them over on their next operation. What expires is destroyed
+        // once both locks are released.
+        let mut caches = lock(&self.caches);
+        let mut store = self.shared.lock(now);
+        caches.age_idle(|local| local.turn_over(&mut store, now));
+        let dead = store.unlock();
+        drop(caches);
+        drop(dead);
     }
 }
 

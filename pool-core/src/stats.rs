@@ -8,11 +8,7 @@
 //! exited. The rare events (creation, detaching, discarding) are pool-wide
 //! atomics; the shared store counts its own events under its lock.
 
-use crossbeam_utils::CachePadded;
-
-use std::sync::Arc;
-
-use crate::sync::{AtomicU64, Mutex, Ordering, const_fn, lock};
+use crate::sync::{AtomicU64, Ordering, const_fn};
 
 /// A snapshot of a pool's counters, from [`Pool::stats`](crate::Pool::stats).
 ///
@@ -117,12 +113,6 @@ impl Stats {
     }
 }
 
-/// The counters one thread bumps on its hot path.
-pub(crate) struct ThreadCounters {
-    pub(crate) hits_local: AtomicU64,
-    pub(crate) returned: AtomicU64,
-}
-
 /// Adds one to a counter that only its owning thread writes.
 ///
 /// A load and a store instead of `fetch_add`: with a single writer no
@@ -133,28 +123,14 @@ pub(crate) fn bump(counter: &AtomicU64) {
     counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
 }
 
-/// A thread's counters, shared by its cache and the pool's list of live
-/// threads. std's `Arc` in the loom build too: its count only keeps the
-/// counters alive, it is part of no protocol the models check, and a loom
-/// `Arc` cannot be dropped where loom drops a thread's locals (outside the
-/// model's execution).
-pub(crate) type ThreadHandle = Arc<CachePadded<ThreadCounters>>;
-
-/// A pool's view of its threads' counters.
+/// A pool's counters of the rare events. The two bumped on every acquire
+/// and release live in each thread's cache slot (`crate::slot`).
 pub(crate) struct Counters {
     pub(crate) created: AtomicU64,
     /// Returns that did not go through a thread cache.
     pub(crate) returned: AtomicU64,
     pub(crate) discarded: AtomicU64,
     pub(crate) detached: AtomicU64,
-    threads: Mutex<Threads>,
-}
-
-struct Threads {
-    live: Vec<ThreadHandle>,
-    /// Totals of threads that have exited.
-    retired_hits_local: u64,
-    retired_returned: u64,
 }
 
 impl Counters {
@@ -165,53 +141,7 @@ impl Counters {
                 returned: AtomicU64::new(0),
                 discarded: AtomicU64::new(0),
                 detached: AtomicU64::new(0),
-                threads: Mutex::new(Threads::new()),
             }
-        }
-    }
-
-    /// Registers a thread and returns its counters.
-    pub(crate) fn join(&self) -> ThreadHandle {
-        let handle = Arc::new(CachePadded::new(ThreadCounters {
-            hits_local: AtomicU64::new(0),
-            returned: AtomicU64::new(0),
-        }));
-        lock(&self.threads).live.push(handle.clone());
-        handle
-    }
-
-    /// Folds an exiting thread's counters into the retired totals, once:
-    /// a handle no longer live is not counted again.
-    pub(crate) fn leave(&self, handle: &ThreadHandle) {
-        let mut threads = lock(&self.threads);
-        if let Some(at) = threads.live.iter().position(|h| Arc::ptr_eq(h, handle)) {
-            threads.live.swap_remove(at);
-            threads.retired_hits_local += handle.hits_local.load(Ordering::Relaxed);
-            threads.retired_returned += handle.returned.load(Ordering::Relaxed);
-        }
-    }
-
-    /// The thread-cache counters, summed: `(hits_local, returned)`.
-    pub(crate) fn thread_totals(&self) -> (u64, u64) {
-        let threads = lock(&self.threads);
-        threads.live.iter().fold(
-            (threads.retired_hits_local, threads.retired_returned),
-            |(hits, returned), h| {
-                (
-                    hits + h.hits_local.load(Ordering::Relaxed),
-                    returned + h.returned.load(Ordering::Relaxed),
-                )
-            },
-        )
-    }
-}
-
-impl Threads {
-    const fn new() -> Self {
-        Threads {
-            live: Vec::new(),
-            retired_hits_local: 0,
-            retired_returned: 0,
         }
     }
 }

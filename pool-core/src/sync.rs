@@ -16,9 +16,11 @@
 //! the flag.
 
 #[cfg(all(test, loom))]
+pub(crate) use loom::cell::{MutPtr, UnsafeCell};
+#[cfg(all(test, loom))]
 pub(crate) use loom::sync::{
     Mutex, MutexGuard,
-    atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+    atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
 };
 #[cfg(all(test, loom))]
 pub(crate) use loom::thread::LocalKey;
@@ -26,10 +28,93 @@ pub(crate) use loom::thread::LocalKey;
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::{
     Mutex, MutexGuard,
-    atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+    atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
 };
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::thread::LocalKey;
+
+#[cfg(not(any(miri, all(test, loom))))]
+mod barrier;
+
+/// std's `UnsafeCell` with loom's interface: `get_mut` hands out a
+/// [`MutPtr`], which loom tracks as an access while it lives.
+#[cfg(not(all(test, loom)))]
+#[derive(Debug)]
+pub(crate) struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
+
+#[cfg(not(all(test, loom)))]
+impl<T> UnsafeCell<T> {
+    pub(crate) const fn new(value: T) -> Self {
+        UnsafeCell(std::cell::UnsafeCell::new(value))
+    }
+
+    #[inline(always)]
+    pub(crate) fn get_mut(&self) -> MutPtr<T> {
+        MutPtr(self.0.get())
+    }
+}
+
+/// A pointer to an [`UnsafeCell`]'s contents.
+#[cfg(not(all(test, loom)))]
+#[derive(Debug)]
+pub(crate) struct MutPtr<T>(*mut T);
+
+#[cfg(not(all(test, loom)))]
+impl<T> MutPtr<T> {
+    /// # Safety
+    ///
+    /// As for `&mut *ptr`: no other reference to the contents may be live
+    /// while the returned one is.
+    #[inline(always)]
+    #[allow(
+        clippy::mut_from_ref,
+        reason = "loom's `MutPtr::deref` has this signature; the caller's promise covers it"
+    )]
+    pub(crate) unsafe fn deref(&self) -> &mut T {
+        // SAFETY: the caller's promise.
+        unsafe { &mut *self.0 }
+    }
+}
+
+/// The owner's side of an asymmetric barrier (see `slot`): a compiler
+/// fence, which costs no instruction, where [`heavy_barrier`] makes every
+/// thread run a full barrier. Miri and loom know no process-wide barrier,
+/// so there both sides are `SeqCst` fences, which give the same ordering.
+#[inline(always)]
+pub(crate) fn light_barrier() {
+    #[cfg(not(any(miri, all(test, loom))))]
+    std::sync::atomic::compiler_fence(Ordering::SeqCst);
+    #[cfg(miri)]
+    std::sync::atomic::fence(Ordering::SeqCst);
+    #[cfg(all(test, loom))]
+    loom::sync::atomic::fence(Ordering::SeqCst);
+}
+
+/// Whether [`heavy_barrier`] can do its work on this machine.
+pub(crate) fn heavy_barrier_available() -> bool {
+    #[cfg(not(any(miri, all(test, loom))))]
+    return barrier::available();
+    #[cfg(any(miri, all(test, loom)))]
+    true
+}
+
+/// The rare side of the asymmetric barrier: a full memory barrier on every
+/// thread of the process. Returns `false`, having done nothing, where the
+/// platform has none (see `barrier`).
+pub(crate) fn heavy_barrier() -> bool {
+    #[cfg(not(any(miri, all(test, loom))))]
+    return barrier::process_wide();
+    #[cfg(miri)]
+    {
+        std::sync::atomic::fence(Ordering::SeqCst);
+        true
+    }
+    #[cfg(all(test, loom))]
+    {
+        loom::sync::atomic::fence(Ordering::SeqCst);
+        true
+    }
+}
 
 /// Writes a constructor once: a `const fn` in the std build, a plain `fn`
 /// under loom, whose primitives cannot be built in a constant.
@@ -67,6 +152,30 @@ macro_rules! global {
 }
 
 pub(crate) use {const_fn, global};
+
+/// Whether the crate may start background threads (automatic rotation):
+/// not in loom models or under Miri, whose executions must be the test's
+/// own.
+pub(crate) const BACKGROUND_THREADS: bool = !cfg!(any(miri, all(test, loom)));
+
+/// One round of waiting for a flag another thread holds briefly: a CPU
+/// hint, and after a while a yield to the scheduler (in case the holder was
+/// descheduled). Under loom, a yield, which tells the model checker the
+/// loop waits for another thread.
+#[inline]
+pub(crate) fn spin_wait(round: u32) {
+    #[cfg(all(test, loom))]
+    {
+        let _ = round;
+        loom::thread::yield_now();
+    }
+    #[cfg(not(all(test, loom)))]
+    if round < 64 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
 
 /// Locks `mutex`, ignoring poison.
 ///

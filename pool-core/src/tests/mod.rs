@@ -8,6 +8,8 @@ mod behaviour;
 #[cfg(loom)]
 mod loom_guard;
 #[cfg(loom)]
+mod loom_reclaim;
+#[cfg(loom)]
 mod loom_rotation;
 #[cfg(loom)]
 mod loom_shared;
