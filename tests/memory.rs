@@ -73,7 +73,7 @@ fn burst(n: usize) {
 fn main() {
     // `cargo test -- <filter>` passes its arguments on; honour a filter
     // that names none of these scenarios, as libtest would.
-    let scenarios: [(&str, fn()); 2] = [
+    let scenarios: [(&str, fn()); 3] = [
         (
             "two_rotations_give_back_every_byte_of_a_burst",
             two_rotations_give_back_every_byte_of_a_burst,
@@ -81,6 +81,10 @@ fn main() {
         (
             "rotation_alone_gives_back_what_blocked_workers_cached",
             rotation_alone_gives_back_what_blocked_workers_cached,
+        ),
+        (
+            "rotation_gives_back_what_parked_tokio_workers_cached",
+            rotation_gives_back_what_parked_tokio_workers_cached,
         ),
     ];
     let mut filters = Vec::new();
@@ -232,4 +236,66 @@ fn rotation_alone_gives_back_what_blocked_workers_cached() {
     for worker in workers {
         worker.join().unwrap();
     }
+}
+
+pool! {
+    static REQUEST_BUFFERS: Pool<Vec<u8>> = Pool::new(large).thread_capacity(THREAD_CAPACITY);
+}
+
+/// A tokio multi-thread runtime serves a burst of tasks that each hold a
+/// pooled 64 KiB buffer across an `.await`; the buffers are released on
+/// whichever worker finishes the task, into that worker's cache. Then the
+/// workers park, alive, with nothing to do, as a service's do between
+/// bursts. Two rotations give back what they cached, with no call from
+/// them.
+fn rotation_gives_back_what_parked_tokio_workers_cached() {
+    const WORKERS: usize = 2;
+    const TASKS: usize = 64;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKERS)
+        .build()
+        .unwrap();
+    let burst = |tasks: usize| {
+        runtime.block_on(async {
+            let handles: Vec<_> = (0..tasks)
+                .map(|_| {
+                    tokio::spawn(async {
+                        let mut buf = REQUEST_BUFFERS.acquire();
+                        buf.resize(LARGE, 1);
+                        tokio::task::yield_now().await; // may resume on the other worker
+                        buf.len()
+                    })
+                })
+                .collect();
+            for handle in handles {
+                assert_eq!(handle.await.unwrap(), LARGE);
+            }
+        });
+    };
+    // Warm-up: the workers' cache slots and the runtime's own structures.
+    burst(TASKS);
+    rotate();
+    rotate();
+    assert_eq!(REQUEST_BUFFERS.stats().idle, 0);
+    let baseline = live();
+
+    burst(TASKS);
+    let stats = REQUEST_BUFFERS.stats();
+    assert!(stats.idle > 0, "{stats:?}");
+    let burst_bytes = (stats.idle as usize * LARGE) as i64;
+    assert!(live() - baseline >= burst_bytes);
+
+    rotate();
+    rotate();
+    let stats = REQUEST_BUFFERS.stats();
+    assert_eq!(stats.idle, 0, "the parked workers' caches too: {stats:?}");
+    let left = live() - baseline;
+    assert!(
+        left * 100 < burst_bytes,
+        "{left} bytes left of {burst_bytes} idle after the burst, workers parked"
+    );
+    println!(
+        "memory: {left} of {burst_bytes} bytes left after two rotations, {WORKERS} tokio workers parked"
+    );
+    drop(runtime);
 }
