@@ -1,13 +1,16 @@
 //! The workspace's own package: it owns the examples and integration tests,
 //! and is never published. Its library holds the support code they share,
 //! written once, which the benches of `perf/` use too: [`alloc`], the
-//! counting global allocator. It also runs the repository README's examples
-//! as doctests.
+//! counting global allocator; [`census`], objects that count themselves;
+//! [`child`], a test run in a child process. It also runs the repository
+//! README's examples as doctests.
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod alloc;
+pub mod census;
+pub mod child;
 
 /// The repository README's examples, compiled and run as doctests.
 #[cfg(doctest)]

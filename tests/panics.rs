@@ -285,8 +285,6 @@ mod failing_destructor_at_thread_exit {
     // the exit flush itself, inside the thread-local's destructor.
     fragile_pool!(POOL, CENSUS: capacity 0, thread_capacity 4);
 
-    const CHILD: &str = "POOL_CORE_PANICS_CHILD";
-
     /// What the child process runs: a thread exits with a trapped object
     /// among those in its cache.
     fn scenario() {
@@ -308,30 +306,15 @@ mod failing_destructor_at_thread_exit {
     }
 
     /// A panic inside a thread-local's destructor aborts the process, so
-    /// the scenario runs in a child process (this test binary, run again
-    /// with `CHILD` set), and the test checks how the child ended.
+    /// the scenario runs in a child process (this test binary, run again by
+    /// `pool_suite::child`), and the test checks how the child ended.
     #[test]
     #[cfg_attr(miri, ignore = "runs a child process")]
     fn a_destructor_panicking_in_the_thread_exit_flush_does_not_abort_the_process() {
-        if std::env::var_os(CHILD).is_some() {
-            return scenario();
+        const NAME: &str = "failing_destructor_at_thread_exit::a_destructor_panicking_in_the_thread_exit_flush_does_not_abort_the_process";
+        if !pool_suite::child::is_child(NAME) {
+            return pool_suite::child::in_child_process(NAME);
         }
-        let output = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "failing_destructor_at_thread_exit::a_destructor_panicking_in_the_thread_exit_flush_does_not_abort_the_process",
-                "--test-threads=1",
-                "--nocapture",
-            ])
-            .env(CHILD, "1")
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(
-            output.status.success() && stdout.contains("1 passed"),
-            "the child process failed ({}):\n{stderr}",
-            output.status
-        );
+        scenario();
     }
 }

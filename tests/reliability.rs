@@ -2,42 +2,23 @@
 //! 0.1 (issue 11), each named after the bug it guards against.
 //!
 //! A scenario that aborted the process runs in a child process (this test
-//! binary run again, with `CHILD` naming the scenario) and is judged by how
-//! the child ended; on the old code those children died of SIGABRT. Every
+//! binary run again, `pool_suite::child`) and is judged by how the child
+//! ended; on the old code those children died of SIGABRT. Every
 //! scenario ends with a census: the objects' own constructor and destructor
 //! counts against the pool's statistics.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use pool_core::{Pool, Pooled, Reset, Stats, pool, rotate};
+use pool_suite::census::Census;
+use pool_suite::child::{in_child_process, is_child};
 
 /// `rotate()` is process-wide: the tests of this binary that rotate or count
 /// rotations take turns.
 fn epoch_lock() -> MutexGuard<'static, ()> {
     static EPOCH: Mutex<()> = Mutex::new(());
     EPOCH.lock().unwrap_or_else(|poison| poison.into_inner())
-}
-
-/// Objects made and destroyed, per pool.
-struct Census {
-    made: AtomicUsize,
-    destroyed: AtomicUsize,
-}
-
-impl Census {
-    const fn new() -> Self {
-        Census {
-            made: AtomicUsize::new(0),
-            destroyed: AtomicUsize::new(0),
-        }
-    }
-
-    fn alive(&self) -> usize {
-        self.made.load(Ordering::SeqCst) - self.destroyed.load(Ordering::SeqCst)
-    }
 }
 
 /// An object whose destructor panics once armed. Reset leaves the flag, so
@@ -53,7 +34,7 @@ struct Bomb {
 
 impl Bomb {
     fn new(census: &'static Census) -> Self {
-        census.made.fetch_add(1, Ordering::SeqCst);
+        census.born();
         Bomb {
             armed: false,
             reenter: None,
@@ -68,7 +49,7 @@ impl Reset for Bomb {
 
 impl Drop for Bomb {
     fn drop(&mut self) {
-        self.census.destroyed.fetch_add(1, Ordering::SeqCst);
+        self.census.died();
         if let Some(pool) = self.reenter {
             drop(pool.acquire());
         }
@@ -117,38 +98,7 @@ fn release_reentrant(pool: &'static Pool<Bomb>, n: usize) {
 fn assert_census(stats: Stats, census: &Census, held: u64) {
     assert_eq!(stats.in_use(), held, "{stats:?}");
     assert_eq!(census.alive() as u64, stats.idle + held, "{stats:?}");
-    assert_eq!(
-        census.made.load(Ordering::SeqCst) as u64,
-        stats.created,
-        "{stats:?}"
-    );
-}
-
-/// The environment variable that tells a child process which scenario to
-/// run.
-const CHILD: &str = "POOL_CORE_RELIABILITY_CHILD";
-
-/// Runs the test named `test` in a child process with `CHILD` set and
-/// asserts that it passed. The test calls `child(test, scenario)` first
-/// thing: in the child, that runs the scenario.
-fn in_child_process(test: &str) {
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--test-threads=1", "--nocapture"])
-        .env(CHILD, test)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "the child process failed ({}):\n{stdout}\n{stderr}",
-        output.status
-    );
-}
-
-/// Whether this process is the child that runs `test`'s scenario.
-fn is_child(test: &str) -> bool {
-    std::env::var(CHILD).is_ok_and(|name| name == test)
+    assert_eq!(census.made() as u64, stats.created, "{stats:?}");
 }
 
 mod an_idle_threads_armed_object_expires_in_rotation {

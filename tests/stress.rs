@@ -19,25 +19,11 @@ use std::thread;
 use std::time::Duration;
 
 use pool_core::{Pool, Pooled, Reset, Stats, pool, rotate};
+use pool_suite::census::Census;
 
 /// Sizes: (normal, under Miri).
 const fn size(normal: usize, miri: usize) -> usize {
     if cfg!(miri) { miri } else { normal }
-}
-
-/// Counts of one pool's objects, kept by the objects themselves.
-struct Census {
-    made: AtomicUsize,
-    destroyed: AtomicUsize,
-}
-
-impl Census {
-    const fn new() -> Self {
-        Census {
-            made: AtomicUsize::new(0),
-            destroyed: AtomicUsize::new(0),
-        }
-    }
 }
 
 /// A pooled object that knows whether a guard holds it and whether it was
@@ -52,7 +38,7 @@ struct Slot {
 
 impl Slot {
     fn new(census: &'static Census) -> Self {
-        census.made.fetch_add(1, Ordering::SeqCst);
+        census.born();
         Slot {
             census,
             in_use: AtomicBool::new(false),
@@ -90,7 +76,7 @@ impl Reset for Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.census.destroyed.fetch_add(1, Ordering::SeqCst);
+        self.census.died();
     }
 }
 
@@ -132,8 +118,8 @@ fn rotate_now() {
 fn assert_accounted(pool: &Pool<Slot>, census: &Census, held: usize) -> Stats {
     let (stats, made, destroyed) = {
         let _quiet = ROTATIONS.write().unwrap_or_else(PoisonError::into_inner);
-        let made = census.made.load(Ordering::SeqCst);
-        let destroyed = census.destroyed.load(Ordering::SeqCst);
+        let made = census.made();
+        let destroyed = census.destroyed();
         (pool.stats(), made, destroyed)
     };
     assert_eq!(stats.created as usize, made);

@@ -64,8 +64,14 @@ fn main() {
         }
         let with_objects = time_rotations(2);
         let idle = BUFFERS.stats().idle;
-        report(&format!("{threads} idle threads, caches full (2 rotations)"), &with_objects);
-        report(&format!("{threads} idle threads, caches empty"), &time_rotations(201));
+        report(
+            &format!("{threads} idle threads, caches full (2 rotations)"),
+            &with_objects,
+        );
+        report(
+            &format!("{threads} idle threads, caches empty"),
+            &time_rotations(201),
+        );
         println!("  idle objects after the two rotations: {idle}");
         for release in releases {
             release.send(()).unwrap();
