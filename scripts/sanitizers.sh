@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the reliability tests under AddressSanitizer and ThreadSanitizer.
 #
-#   scripts/sanitizers.sh                # both, on tests/stress.rs and tests/panics.rs
+#   scripts/sanitizers.sh                # both, on the stress, panic and reliability tests
 #   scripts/sanitizers.sh address        # one sanitizer
 #   TESTS="--test stress" scripts/sanitizers.sh thread
 #
@@ -21,7 +21,12 @@ cd "$(dirname "$0")/.."
 
 toolchain="${TOOLCHAIN:-nightly-2026-10-30}"
 target="$(rustc "+$toolchain" -vV | sed -n 's/^host: //p')"
-read -r -a tests <<< "${TESTS:---test stress --test panics}"
+# Two reliability tests are skipped, each for a reason measured here on
+# 2026-12-01: the stack test measures a 600 KiB object against a 2 MiB
+# thread stack, and ASan's instrumented frames overflow it (SEGV in the
+# child); the mem::forget test leaks an object on purpose, which
+# LeakSanitizer reports at exit. Both run in the plain `cargo test`.
+read -r -a tests <<< "${TESTS:---test stress --test panics --test reliability -- --skip a_large_object_needs_no_more_stack_than_box_new --skip a_forgotten_guard_stays_held}"
 if [ $# -eq 0 ]; then
     set -- address thread
 fi

@@ -106,6 +106,12 @@ fn main() {
             println!("memory: {name} filtered out");
             continue;
         }
+        if cfg!(miri) && name.contains("tokio") {
+            // A multi-thread runtime's scheduling takes Miri minutes; the
+            // blocked-workers scenario checks the same path there.
+            println!("memory: {name} ... ignored under Miri (a tokio runtime is too slow there)");
+            continue;
+        }
         scenario();
         println!("memory: {name} ... ok");
     }
@@ -197,7 +203,7 @@ fn rotation_alone_gives_back_what_blocked_workers_cached() {
             let held: Vec<_> = (0..THREAD_CAPACITY)
                 .map(|_| {
                     let mut buf = LARGE_BUFFERS.acquire();
-                    buf.resize(LARGE, 1);
+                    buf.push(1); // used; its 64 KiB were allocated by `large`
                     buf
                 })
                 .collect();
@@ -261,14 +267,14 @@ fn rotation_gives_back_what_parked_tokio_workers_cached() {
                 .map(|_| {
                     tokio::spawn(async {
                         let mut buf = REQUEST_BUFFERS.acquire();
-                        buf.resize(LARGE, 1);
+                        buf.push(1);
                         tokio::task::yield_now().await; // may resume on the other worker
-                        buf.len()
+                        buf.capacity()
                     })
                 })
                 .collect();
             for handle in handles {
-                assert_eq!(handle.await.unwrap(), LARGE);
+                assert!(handle.await.unwrap() >= LARGE);
             }
         });
     };
