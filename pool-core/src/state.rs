@@ -1,10 +1,11 @@
 //! [`PoolState`]: what a pool changes as it runs, its shared store, its
 //! counters and its registration with [`rotate`](crate::rotate).
 //!
-//! Invariant: a pool is registered with rotation before any of its objects
-//! is filed in its shared store, and the epoch those objects are filed
-//! under is read after the registration (see [`PoolState::register`]), so
-//! every rotation that could age them sees the pool.
+//! Invariant: a pool is registered with rotation before any thread's cache
+//! of it exists and before any of its objects is filed in its shared store,
+//! and the epoch those objects are filed under is read after the
+//! registration (see [`PoolState::register`]), so every rotation that could
+//! age them, in the store or in a cache, sees the pool.
 //!
 //! The state is a `static` of its own, apart from the immutable
 //! [`Pool`](crate::Pool) static, and is reached both by the pool and by
