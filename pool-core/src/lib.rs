@@ -330,6 +330,7 @@
 mod auto;
 mod config;
 mod epoch;
+mod forward;
 mod guard;
 mod local;
 mod padded;
