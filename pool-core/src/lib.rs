@@ -219,20 +219,16 @@
 //! # }
 //! ```
 //!
-//! To decode a derived struct field by field in place, turn on serde_derive's
-//! `deserialize_in_place` feature next to serde (Cargo enables it for the
-//! derive that serde re-exports as well):
+//! A derived struct is decoded field by field, in place, with no setting of
+//! yours: the `serde` feature turns on serde_derive's `deserialize_in_place`
+//! feature, and Cargo enables it for your `#[derive(Deserialize)]` too (a
+//! build has one serde_derive). The dependencies are just:
 //!
 //! ```toml
 //! [dependencies]
 //! pool-core = { version = "0.1", features = ["serde"] }
 //! serde = { version = "1", features = ["derive"] }
-//! serde_derive = { version = "1", features = ["deserialize_in_place"] }
 //! ```
-//!
-//! Without it every decode builds a fresh `T` and moves it into the pooled
-//! object: still correct, and the object is still reused, but its buffers
-//! are new ones each time.
 //!
 //! **Decoded in place**, allocating nothing once warm as long as the values
 //! fit the buffers that earlier decodes left:
