@@ -298,6 +298,10 @@
 //! - `derive` (on by default): `#[derive(Poolable)]`, from the `pool-derive`
 //!   crate.
 //! - `serde`: `Serialize` and `Deserialize` for [`Pooled<T>`], as above.
+//! - `bytes`, `smallvec`, `hashbrown`, `indexmap`: [`Reset`] for
+//!   `bytes::BytesMut`, `smallvec::SmallVec`, and hashbrown's and
+//!   indexmap's maps and sets (cleared, allocation kept), so they pool with
+//!   no newtype.
 //!
 //! # Invariants
 //!
