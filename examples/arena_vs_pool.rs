@@ -1,4 +1,4 @@
-//! Seed 004's alternative: an arena (`bumpalo`) against this pool and plain
+//! The alternative people weigh against a pool: an arena (`bumpalo`) against this pool and plain
 //! allocation, for batches of short-lived request objects.
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! Pooled `String` and `Vec<u8>` buffers for formatting and I/O, what Go's
-//! `fmt` does with its internal `sync.Pool` of printers (seed 001), declared
+//! `fmt` does with its internal `sync.Pool` of printers, declared
 //! with `pool!` for types the derive cannot take.
 //!
 //! ```text

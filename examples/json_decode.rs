@@ -1,11 +1,11 @@
-//! The seeds' benchmark: decode a JSON body into a struct that carries a
+//! Go's `encoding/json` pool benchmark, in Rust: decode a JSON body into a struct that carries a
 //! byte array, with and without the pool, next to Go's published figures.
 //!
 //! ```text
 //! cargo run --release --example json_decode
 //! ```
 //!
-//! Seed 000 decodes `Person { Name, Age, Remark [2048]byte }`, seed 001
+//! One decodes `Person { Name, Age, Remark [2048]byte }`, the other
 //! `Student { ..., Remark [1024]byte }`, each from the output of Go's
 //! `json.Marshal`, in which a byte *array* is a JSON array of numbers (only
 //! byte *slices* become base64). The bodies here are built the same way:
@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize as _};
 #[global_allocator]
 static ALLOC: Counting = Counting::new();
 
-/// Seed 000's struct, with Go's field names in the JSON. `[u8; 2048]` has no
+/// The `Person` of Go's `encoding/json` pool benchmark, with Go's field names in the JSON. `[u8; 2048]` has no
 /// `Default`, hence `new`; the derived reset clears `name` (keeping its
 /// buffer) and zeroes `age` and `remark`.
 #[derive(Poolable, Deserialize)]
@@ -58,7 +58,7 @@ struct Person {
     remark: [u8; 2048],
 }
 
-/// Seed 001's struct.
+/// The `Student` of the second Go benchmark.
 #[derive(Poolable, Deserialize)]
 #[pool(new = Student::blank)]
 #[serde(rename_all = "PascalCase")]
@@ -118,7 +118,7 @@ fn byte_array<'de, D: Deserializer<'de>, const N: usize>(d: D) -> Result<[u8; N]
 // The benchmark.
 // ---------------------------------------------------------------------------
 
-/// What Go's `json.Marshal` writes for the seed's value: fields in
+/// What Go's `json.Marshal` writes for the benchmark's value: fields in
 /// declaration order, the byte array as numbers.
 fn go_marshal(name: &str, age: i32, remark_len: usize) -> Vec<u8> {
     let mut body = Vec::new();
@@ -201,7 +201,7 @@ fn go_rows(source: &str, rows: [GoRow; 2]) {
     }
 }
 
-/// Runs the three measured ways for one seed struct.
+/// Runs the three measured ways for one benchmark struct.
 fn bench<T>(body: &[u8], iterations: u64) -> [Measured; 3]
 where
     T: Poolable + for<'de> Deserialize<'de>,
@@ -234,14 +234,14 @@ fn main() {
         "", "ns/op", "B/op", "allocs/op"
     );
 
-    // Seed 000.
+    // Person, 2 KiB remark.
     let body = go_marshal("萌哦科技", 25, 2048);
     let mut check = Person::acquire();
     decode_into(&body, &mut *check);
     assert_eq!((check.name.as_str(), check.age), ("萌哦科技", 25));
     drop(check);
     println!(
-        "Person {{ name, age, remark: [u8; 2048] }}, body {} bytes (seed 000)",
+        "Person {{ name, age, remark: [u8; 2048] }}, body {} bytes",
         body.len()
     );
     let [boxed, stack, pooled] = bench::<Person>(&body, iterations);
@@ -250,7 +250,7 @@ fn main() {
     row("serde_json::from_slice, on the stack", &stack);
     row("Person::acquire() + deserialize_in_place", &pooled);
     go_rows(
-        "seed 000 (i9-9900K, encoding/json)",
+        "Go, encoding/json + sync.Pool (i9-9900K)",
         [
             ("without pool: new(Person)", 149_088, 2552, 7),
             ("with sync.Pool", 146_002, 248, 6),
@@ -264,10 +264,10 @@ fn main() {
         stats.idle
     );
 
-    // Seed 001.
+    // Student, 1 KiB remark.
     let body = go_marshal("lxy", 18, 1024);
     println!(
-        "Student {{ name, age, remark: [u8; 1024] }}, body {} bytes (seed 001)",
+        "Student {{ name, age, remark: [u8; 1024] }}, body {} bytes",
         body.len()
     );
     let [boxed, stack, pooled] = bench::<Student>(&body, iterations);
@@ -276,7 +276,7 @@ fn main() {
     row("serde_json::from_slice, on the stack", &stack);
     row("Student::acquire() + deserialize_in_place", &pooled);
     go_rows(
-        "seed 001 (i5-1135G7, encoding/json)",
+        "Go, encoding/json + sync.Pool (i5-1135G7)",
         [
             ("without pool: &Student{}", 74_103, 1392, 8),
             ("with sync.Pool", 71_173, 240, 7),

@@ -1,4 +1,4 @@
-//! Seed 002's worker pool: a fixed set of threads taking jobs from a channel,
+//! A worker pool: a fixed set of threads taking jobs from a channel,
 //! each job working in a scratch state that is allocated per job, taken from
 //! the pool, or owned by the worker.
 //!
@@ -16,7 +16,7 @@
 //! loop (a library function called from jobs, a handler on an async
 //! runtime). Look at allocs/job and ns/job.
 //!
-//! Seed 002 warns that putting the *tasks* (Go's `func()` closures) in a
+//! Go's advice on `sync.Pool` warns that putting the *tasks* (Go's `func()` closures) in a
 //! `sync.Pool` is a misuse: it measured that slower than both alternatives,
 //! since a closure captures fresh variables each time. The same holds here:
 //! jobs travel as plain data (`Job`), and a `Box<dyn FnOnce()>` could not be

@@ -1,4 +1,4 @@
-//! Seed 003's handler as a real HTTP/1 server: each JSON request body is
+//! An HTTP handler that decodes JSON into a pooled request, as a real HTTP/1 server: each JSON request body is
 //! decoded into a `Request { name, id, country, age }`, pooled on one route
 //! and allocated per request on the other, then driven by keep-alive clients.
 //!
@@ -14,7 +14,7 @@
 //! connections, alternating the two routes in rounds: `/withoutpool` decodes
 //! with `serde_json::from_slice::<Request>`, `/withpool` with
 //! `Request::acquire()` and serde's in-place deserialization. Both reply
-//! `200` with an empty body, as the seed's pooled handler does (the seed's
+//! `200` with an empty body, as the Go article's pooled handler does (the article's
 //! unpooled one also re-encoded the request, which made its comparison
 //! unequal; its client also never closed response bodies, so every request
 //! paid for a new connection).
@@ -49,7 +49,7 @@ use tokio::net::{TcpListener, TcpStream};
 #[global_allocator]
 static ALLOC: Counting = Counting::new();
 
-/// The seed's request body. `Deserialize` with serde_derive's
+/// The Go article's request body. `Deserialize` with serde_derive's
 /// `deserialize_in_place` feature (on in the workspace's `Cargo.toml`)
 /// decodes field by field into an existing value, each string cleared and
 /// refilled in its kept buffer; `Poolable` resets it on release the same way.
@@ -73,7 +73,7 @@ fn status(code: StatusCode) -> Response {
     response
 }
 
-/// What the handler does with the decoded request (the seed does nothing).
+/// What the handler does with the decoded request (the Go article's does nothing).
 fn use_request(req: &Request) -> StatusCode {
     if req.name.is_empty() {
         StatusCode::BAD_REQUEST

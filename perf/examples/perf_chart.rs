@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo bench --manifest-path perf/Cargo.toml --bench peers
-//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart
+//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart            # perf/target/perf.svg
+//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart -- --write # docs/perf.svg
 //! ```
 //!
 //! Reads criterion's `target/criterion/<group>/<variant>/new/estimates.json`
@@ -15,9 +16,11 @@
 //! footer names the machine (from `/proc/cpuinfo`), the command and the date
 //! of the newest result.
 //!
-//! `perf_chart [TARGET_DIR] [OUT]` overrides where results are read
-//! (default `$CARGO_TARGET_DIR` or `perf/target`) and where the chart goes
-//! (default the repository's `docs/perf.svg`).
+//! `perf_chart [--write] [TARGET_DIR] [OUT]` overrides where results are
+//! read (default `$CARGO_TARGET_DIR` or `perf/target`) and where the chart
+//! goes: by default `perf.svg` in the target directory, so that a run does
+//! not overwrite the chart the repository tracks; `--write` writes that
+//! one, `docs/perf.svg`.
 
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -56,11 +59,11 @@ const PANELS: [(&str, &str); 8] = [
     ),
     (
         "json_decode/000_person",
-        "JSON decode, seed 000 Person: ns per decode",
+        "JSON decode, Person with a 2 KiB remark: ns per decode",
     ),
     (
         "json_decode/001_student",
-        "JSON decode, seed 001 Student: ns per decode",
+        "JSON decode, Student with a 1 KiB remark: ns per decode",
     ),
 ];
 
@@ -96,7 +99,10 @@ struct Bar {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut args = std::env::args().skip(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let write_tracked = args.iter().any(|arg| arg == "--write");
+    args.retain(|arg| arg != "--write");
+    let mut args = args.into_iter();
     let target = args.next().map(PathBuf::from).unwrap_or_else(|| {
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(
             || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
@@ -104,10 +110,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         )
     });
     let out = args.next().map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join("docs")
-            .join("perf.svg")
+        if write_tracked {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("docs")
+                .join("perf.svg")
+        } else {
+            target.join("perf.svg")
+        }
     });
 
     let (results, newest) = read_results(&target.join("criterion"))?;
