@@ -58,13 +58,21 @@ impl Epoch {
     }
 }
 
-/// Something `rotate` ages: a pool's shared store.
+/// A pool as the registry knows it: what `rotate` ages and [`pools`]
+/// lists.
 pub(crate) trait Rotate: Sync {
-    /// Ages the shared tiers to epoch `now`, dropping what expires.
+    /// Ages the shared tiers and the idle threads' caches to epoch `now`,
+    /// dropping what expires.
     fn rotate_to(&self, now: u64);
+
+    /// The pool's name (see [`PoolInfo::name`]).
+    fn name(&self) -> &'static str;
+
+    /// A snapshot of the pool's counters.
+    fn stats(&self) -> crate::Stats;
 }
 
-/// Every pool whose shared store has ever held an object.
+/// Every pool a thread has used.
 type Registry = Mutex<Vec<&'static dyn Rotate>>;
 
 global! {
@@ -148,5 +156,77 @@ pub fn rotate() {
     }
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
+    }
+}
+
+/// Every pool the process has used, in the order each was first used: for
+/// metrics and health endpoints, with no list of pools to keep by hand.
+///
+/// ```
+/// use pool_core::{Pool, pool};
+///
+/// pool! { static LINES: Pool<String> = Pool::new(String::new); }
+///
+/// drop(LINES.acquire());
+/// let lines = pool_core::pools().into_iter().find(|p| p.name() == "LINES").unwrap();
+/// assert_eq!(lines.stats().created, 1);
+/// ```
+pub fn pools() -> Vec<PoolInfo> {
+    lock(&POOLS).iter().map(|&pool| PoolInfo { pool }).collect()
+}
+
+/// One pool of [`pools`]: its name and its statistics.
+#[derive(Clone, Copy)]
+pub struct PoolInfo {
+    pool: &'static dyn Rotate,
+}
+
+impl PoolInfo {
+    /// The pool's name: the type's name for a derived pool (`Request`), the
+    /// static's name for one declared with [`pool!`](crate::pool!)
+    /// (`BUFFERS`).
+    ///
+    /// ```
+    /// # #[cfg(feature = "derive")] {
+    /// use pool_core::Poolable;
+    ///
+    /// #[derive(Poolable, Default)]
+    /// struct Request {
+    ///     path: String,
+    /// }
+    ///
+    /// drop(Request::acquire());
+    /// assert!(pool_core::pools().iter().any(|p| p.name() == "Request"));
+    /// # }
+    /// ```
+    pub fn name(&self) -> &'static str {
+        self.pool.name()
+    }
+
+    /// A snapshot of the pool's counters, as [`Pool::stats`](crate::Pool::stats)
+    /// gives it.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
+    ///
+    /// drop(IDS.acquire());
+    /// for pool in pool_core::pools() {
+    ///     let stats = pool.stats();
+    ///     println!("{}: {} idle, {} created", pool.name(), stats.idle, stats.created);
+    /// }
+    /// ```
+    pub fn stats(&self) -> crate::Stats {
+        self.pool.stats()
+    }
+}
+
+impl std::fmt::Debug for PoolInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PoolInfo")
+            .field("name", &self.name())
+            .field("stats", &self.stats())
+            .finish()
     }
 }

@@ -351,7 +351,7 @@ mod tests;
 
 pub use auto::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
 pub use config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
-pub use epoch::rotate;
+pub use epoch::{PoolInfo, pools, rotate};
 pub use guard::Pooled;
 pub use pool::Pool;
 pub use poolable::Poolable;

@@ -325,13 +325,26 @@ macro_rules! pool {
         $(#[$attr:meta])*
         $vis:vis static $name:ident : $ty:ty = $init:expr;
     )+) => {$(
+        $crate::pool! {
+            @named ::core::stringify!($name) =>
+            $(#[$attr])*
+            $vis static $name: $ty = $init;
+        }
+    )+};
+    // The derive's form, not part of the API: the pool is listed by
+    // `pools()` under the type's name rather than the static's.
+    (
+        @named $pool_name:expr =>
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident : $ty:ty = $init:expr;
+    ) => {
         $(#[$attr])*
         $vis static $name: $ty = $crate::__private::finish(
             $init,
             {
                 static __POOL_CORE_STATE: $crate::__private::PoolState<
                     <$ty as $crate::__private::PoolType>::Item,
-                > = $crate::__private::PoolState::new();
+                > = $crate::__private::PoolState::new($pool_name);
                 $crate::__private::thread_local! {
                     static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
                         <$ty as $crate::__private::PoolType>::Item,
@@ -341,5 +354,5 @@ macro_rules! pool {
             },
             |value| $crate::__private::release(&$name, value),
         );
-    )+};
+    };
 }

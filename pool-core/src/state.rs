@@ -33,18 +33,20 @@ pub struct PoolState<T: Reset + Send + 'static> {
     counters: Counters,
     /// Whether [`rotate`](crate::rotate) knows this pool.
     registered: AtomicBool,
+    /// The name [`pools`](crate::pools) lists it under.
+    name: &'static str,
 }
 
 impl<T: Reset + Send + 'static> PoolState<T> {
     const_fn! {
-        /// An empty state, for [`pool!`](crate::pool!).
-        #[allow(clippy::new_without_default)] // only ever built in a `static`
-        pub fn new() -> Self {
+        /// An empty state named `name`, for [`pool!`](crate::pool!).
+        pub fn new(name: &'static str) -> Self {
             PoolState {
                 shared: Shared::new(),
                 caches: Mutex::new(Slots::new()),
                 counters: Counters::new(),
                 registered: AtomicBool::new(false),
+                name,
             }
         }
     }
@@ -134,6 +136,14 @@ impl<T: Reset + Send + 'static> PoolState<T> {
 }
 
 impl<T: Reset + Send + 'static> Rotate for PoolState<T> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn stats(&self) -> Stats {
+        PoolState::stats(self)
+    }
+
     fn rotate_to(&self, now: u64) {
         // The caches first, then the store (the lock order of every path
         // that takes both). Locking the store ages its tiers; the caches of

@@ -44,7 +44,23 @@ use crate::sync::{AtomicU64, Ordering, const_fn};
 /// assert_eq!(stats.idle, 1);
 /// assert_eq!(stats.in_use(), 0);
 /// ```
+///
+/// With the `serde` feature, `Stats` serializes as a map of its counters:
+///
+/// ```
+/// # #[cfg(feature = "serde")] {
+/// use pool_core::{Pool, pool};
+///
+/// pool! { static JOBS: Pool<Vec<u8>> = Pool::new(Vec::new); }
+///
+/// drop(JOBS.acquire());
+/// let json = serde_json::to_string(&JOBS.stats()).unwrap();
+/// assert!(json.starts_with(r#"{"created":1,"hits_local":0,"#), "{json}");
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde_derive::Serialize))]
+#[cfg_attr(feature = "serde", serde(crate = "serde"))]
 #[non_exhaustive]
 pub struct Stats {
     /// Objects made by the pool's constructor, because no idle one was found.

@@ -24,6 +24,7 @@
 //!         #[inline]
 //!         fn pool() -> &'static ::pool_core::Pool<Self> {
 //!             ::pool_core::pool! {
+//!                 @named ::core::stringify!(Request) => // listed by `pools()` as "Request"
 //!                 static __POOL: ::pool_core::Pool<Request> =
 //!                     ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create).capacity(1024);
 //!             }
@@ -104,6 +105,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
                 #[inline]
                 fn pool() -> &'static #krate::Pool<Self> {
                     #krate::pool! {
+                        @named ::core::stringify!(#ident) =>
                         static __POOL: #krate::Pool<#ident> =
                             #krate::Pool::new(<#ident as #krate::Poolable>::create)
                                 #capacity
@@ -287,6 +289,7 @@ mod tests {
             quote!(let __create: fn() -> Self = Self::make; __create()),
             quote! {
                 ::pool_core::pool! {
+                    @named ::core::stringify!(Request) =>
                     static __POOL: ::pool_core::Pool<Request> =
                         ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create)
                             .capacity(1024)

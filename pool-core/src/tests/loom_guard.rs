@@ -22,7 +22,7 @@ loom::lazy_static! {
     /// The pool of one execution, wired as `pool!` wires a static pool.
     static ref GUARDED: &'static Pool<Obj> = {
         let config = Pool::new(create).capacity(CAPACITY).thread_capacity(1);
-        let state = Box::leak(Box::new(PoolState::new()));
+        let state = Box::leak(Box::new(PoolState::new("model")));
         Box::leak(Box::new(finish(config, (&CACHE, state), release_guarded)))
     };
 }

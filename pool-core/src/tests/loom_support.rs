@@ -66,7 +66,7 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
     let config = Pool::new(create)
         .capacity(capacity)
         .thread_capacity(thread_capacity);
-    let state = Box::leak(Box::new(PoolState::new()));
+    let state = Box::leak(Box::new(PoolState::new("model")));
     // These models pass each thread's cache explicitly (`cache` below), so
     // the pool has no thread-local key, and no guard ever calls `release`.
     Box::leak(Box::new(Pool::from_parts(config, None, state, |_| {})))
