@@ -27,4 +27,5 @@ fn ui() {
     t.compile_fail("tests/ui/create/*.rs");
     t.compile_fail("tests/ui/field/*.rs");
     t.compile_fail("tests/ui/unsupported/*.rs");
+    t.compile_fail("tests/ui/serde/*.rs");
 }

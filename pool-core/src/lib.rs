@@ -275,21 +275,21 @@
 //!
 //! **Pools declared with [`pool!`].** Their guards serialize, but a
 //! `Pooled<Vec<u64>>` cannot implement `Deserialize`: its type does not say
-//! which pool to take from. Acquire from the pool, and decode into the object
-//! with `Deserialize::deserialize_in_place` (serde's own, public and stable,
-//! though hidden from serde's rendered docs):
+//! which pool to take from. The pool itself is the seed (serde's
+//! `DeserializeSeed`): it acquires an object and decodes into it in place.
 //!
 //! ```
+//! # #[cfg(feature = "serde")] {
 //! use pool_core::{Pool, pool};
-//! use serde::Deserialize;
+//! use serde::de::DeserializeSeed;
 //!
 //! pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
 //!
-//! let mut ids = IDS.acquire();
 //! let mut de = serde_json::Deserializer::from_slice(b"[1, 2, 3]");
-//! Vec::deserialize_in_place(&mut de, &mut *ids)?;
+//! let ids = (&IDS).deserialize(&mut de)?;
 //! de.end()?;
 //! assert_eq!(*ids, [1, 2, 3]);
+//! # }
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!

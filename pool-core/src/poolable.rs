@@ -48,6 +48,11 @@ use crate::reset::Reset;
 /// A foreign type such as `Vec<u8>` cannot implement `Poolable` outside this
 /// crate (Rust's orphan rule); declare a named pool for it with
 /// [`pool!`](crate::pool!) instead.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no pool of its own, so it cannot be acquired or decoded by its type",
+    label = "`{Self}` does not implement `Poolable`",
+    note = "derive `Poolable` for your own types; for a pool declared with `pool!`, acquire from the pool (`POOL.acquire()`), or decode with the pool as a seed: `(&POOL).deserialize(deserializer)` (serde's `DeserializeSeed`)"
+)]
 pub trait Poolable: Reset + Sized + Send + 'static {
     /// Makes a new object, for when the pool has no idle one. The pool calls
     /// it; users call [`acquire`](Poolable::acquire).

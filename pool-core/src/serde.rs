@@ -34,6 +34,9 @@
 
 use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use serde::de::DeserializeSeed;
+
+use crate::Pool;
 use crate::guard::Pooled;
 use crate::poolable::Poolable;
 use crate::reset::Reset;
@@ -62,16 +65,9 @@ impl<T: Reset + Send + Serialize + 'static> Serialize for Pooled<T> {
 /// into it in place, so its `String` and `Vec` fields keep their buffers: a
 /// warm decode whose values fit allocates nothing.
 ///
-/// For the fields of a `#[derive(Deserialize)]` struct to be decoded in
-/// place, turn on serde_derive's `deserialize_in_place` feature in your
-/// `Cargo.toml`; without it each decode builds a fresh `T` and assigns it
-/// over the pooled one (still correct, but its buffers are new ones):
-///
-/// ```toml
-/// [dependencies]
-/// serde = { version = "1", features = ["derive"] }
-/// serde_derive = { version = "1", features = ["deserialize_in_place"] }
-/// ```
+/// The fields of a `#[derive(Deserialize)]` struct are decoded in place:
+/// the `serde` feature turns on serde_derive's `deserialize_in_place` for
+/// every derive in the build.
 ///
 /// On an error the half-filled object is not returned: it is reset and goes
 /// back to the pool, and the error is returned. The crate docs' "Decoding
@@ -122,5 +118,40 @@ impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
         place: &mut Self,
     ) -> Result<(), D::Error> {
         T::deserialize_in_place(deserializer, &mut **place)
+    }
+}
+
+/// Decodes into an object of this pool, in place: the way to decode into a
+/// pool declared with [`pool!`](crate::pool!), whose guard's type does not
+/// say which pool to take from (serde's `DeserializeSeed`, which `serde_json`
+/// and every serde format accept). An error hands out nothing, as for
+/// `Pooled<T>: Deserialize`.
+///
+/// ```
+/// use pool_core::{Pool, pool};
+/// use serde::de::DeserializeSeed;
+///
+/// pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
+///
+/// let mut de = serde_json::Deserializer::from_slice(b"[1, 2, 3]");
+/// let ids = (&IDS).deserialize(&mut de)?;
+/// de.end()?;
+/// assert_eq!(*ids, [1, 2, 3]);
+/// let buffer = ids.as_ptr();
+/// drop(ids);
+///
+/// let mut de = serde_json::Deserializer::from_slice(b"[4]");
+/// let ids = (&IDS).deserialize(&mut de)?;
+/// assert_eq!(ids.as_ptr(), buffer); // the same buffer, decoded into
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &'static Pool<T> {
+    type Value = Pooled<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
+        let mut pooled = self.acquire();
+        T::deserialize_in_place(deserializer, &mut *pooled)?;
+        Ok(pooled)
     }
 }
