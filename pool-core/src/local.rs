@@ -187,9 +187,12 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// grows the cache if it is below its bound, or else ages it and
     /// spills part of it to the shared store, and keeps `value`.
     pub(crate) fn spill(&self, value: Boxed<T>, config: &PoolConfig<T>) -> Graveyard<Boxed<T>> {
-        let entered = match self.enter_slow() {
-            Some(entered) if config.thread_capacity > 0 => Some(entered),
-            _ => None,
+        // A pool with no thread caches, or a cache retired or re-entered:
+        // straight to the shared store, without closing the gate.
+        let entered = if config.thread_capacity > 0 {
+            self.enter_slow()
+        } else {
+            None
         };
         let Some(mut entered) = entered else {
             return self.state.put_uncached(value, config.capacity);
@@ -293,14 +296,13 @@ impl<T: Reset + Send + 'static> Local<T> {
     /// Ages the cache to epoch `now`: objects cached in an earlier epoch go
     /// to the shared store, which files them as victims or expires them.
     /// Its owner calls it on a slow path; a rotation calls it on an idle
-    /// owner's cache. Returns `now`, the epoch the cache is from afterwards.
-    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64) -> u64 {
+    /// owner's cache.
+    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64) {
         if self.epoch != now {
             let len = self.items.len();
             store.put_from(&mut self.items, ..len, self.epoch, self.capacity);
         }
         self.epoch = now;
-        now
     }
 
     /// Records an acquire that missed the cache, and returns how many

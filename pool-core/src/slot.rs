@@ -218,8 +218,8 @@ impl<L> Drop for Entered<'_, L> {
     fn drop(&mut self) {
         // SAFETY: dropped once, here, and not used after.
         unsafe { ManuallyDrop::drop(&mut self.contents) };
-        // Release: a rotation that reads `false` here sees the contents as
-        // this operation left them.
+        // Release: a rotation that reads 0 here sees the contents as this
+        // operation left them.
         self.slot.busy.store(0, Ordering::Release);
     }
 }
@@ -264,14 +264,14 @@ impl<L> Slots<L> {
     }
 
     /// Runs `age` on the contents of every cache whose owner is between
-    /// operations, the rotation's side of the handshake; `age` returns the
-    /// epoch the contents' objects are from afterwards. Slots whose owner
-    /// is in a slow path (their lock taken) are passed over: the owner is
-    /// using the pool, and ages the cache itself. Returns `false`, having
-    /// touched nothing, where the platform has no heavy barrier.
-    pub(crate) fn age_idle(&mut self, mut age: impl FnMut(&mut L) -> u64) -> bool {
+    /// operations, the rotation's side of the handshake, and reopens their
+    /// gates at `now`, the epoch `age` brings them to. Slots whose owner is
+    /// in a slow path (their lock taken) are passed over: the owner is using
+    /// the pool, and ages the cache itself. Where the platform has no heavy
+    /// barrier, touches nothing.
+    pub(crate) fn age_idle(&mut self, now: u64, mut age: impl FnMut(&mut L)) {
         if !heavy_barrier_available() {
-            return false;
+            return;
         }
         let mut claimed = Vec::with_capacity(self.live.len());
         for slot in &self.live {
@@ -285,27 +285,26 @@ impl<L> Slots<L> {
         }
         // If the barrier fails, the gates stay claimed, and each owner's
         // next operation takes its slow path, which reopens its gate.
-        let barrier = claimed.is_empty() || heavy_barrier();
-        if barrier {
-            for (slot, _locked) in &claimed {
-                if slot.busy.load(Ordering::Acquire) != 0 {
-                    // In a fast path: the owner finds its gate claimed on
-                    // its next operation, and its slow path reopens it.
-                    continue;
-                }
-                let epoch = {
-                    let contents = slot.contents.get_mut();
-                    // SAFETY: we hold the slot's lock (no slow path), the
-                    // slot is claimed and its owner was not busy after the
-                    // heavy barrier, so by the handshake no fast path enters
-                    // until the gate reopens below.
-                    age(unsafe { contents.deref() })
-                };
-                // Release: an owner that reads this sees what `age` did.
-                slot.gate.store(epoch, Ordering::Release);
-            }
+        if claimed.is_empty() || !heavy_barrier() {
+            return;
         }
-        barrier
+        for (slot, _locked) in &claimed {
+            if slot.busy.load(Ordering::Acquire) != 0 {
+                // In a fast path: the owner finds its gate claimed on its
+                // next operation, and its slow path reopens it.
+                continue;
+            }
+            {
+                let contents = slot.contents.get_mut();
+                // SAFETY: we hold the slot's lock (no slow path), the slot
+                // is claimed and its owner was not busy after the heavy
+                // barrier, so by the handshake no fast path enters until
+                // the gate reopens below.
+                age(unsafe { contents.deref() });
+            }
+            // Release: an owner that reads this sees what `age` did.
+            slot.gate.store(now, Ordering::Release);
+        }
     }
 }
 

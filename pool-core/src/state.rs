@@ -152,7 +152,7 @@ impl<T: Reset + Send + 'static> Rotate for PoolState<T> {
         // once both locks are released.
         let mut caches = lock(&self.caches);
         let mut store = self.shared.lock(now);
-        caches.age_idle(|local| local.turn_over(&mut store, now));
+        caches.age_idle(now, |local| local.turn_over(&mut store, now));
         let dead = store.unlock();
         drop(caches);
         drop(dead);
