@@ -18,6 +18,10 @@ use crate::reset::Reset;
 
 pub use crate::local::LocalCache;
 pub use crate::state::PoolState;
+pub use crate::template::{
+    CloneEq, CloneOnly, Cursor, FreshTemplate, KindCloneEq, KindCloneOnly, KindTrusted, Made, Plan,
+    Probe, Restorer, Share, ShareTemplate, Template, Trusted, boxed,
+};
 
 use crate::Pool;
 use crate::config::PoolConfig;

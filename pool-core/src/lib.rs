@@ -345,6 +345,7 @@ mod slot;
 mod state;
 mod stats;
 mod sync;
+mod template;
 
 #[cfg(test)]
 mod tests;

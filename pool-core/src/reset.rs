@@ -104,7 +104,11 @@ use std::sync::{Mutex, PoisonError, RwLock};
 /// assert_eq!(request.worker, 3);
 /// ```
 ///
-/// `#[derive(Poolable)]` generates an impl like this one for you.
+/// `#[derive(Poolable)]` generates an impl like this one for you, which also
+/// gives back the constructor's values where they are not the fields' reset
+/// values (`retries: 3`; see [the derive](derive@crate::Poolable)). A
+/// hand-written `reset` must do that itself: the pool hands the object out
+/// again as `reset` leaves it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not implement `Reset`",
     label = "`{Self}` cannot be reset for reuse",

@@ -28,6 +28,14 @@ pub(crate) struct Field<'a> {
     pub(crate) attrs: attr::Field,
 }
 
+impl Field<'_> {
+    /// A field reset by its type's `Reset`: no `skip`, `default` or
+    /// `reset = path`. Only these are restored from the constructor's value.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.attrs.skip.is_none() && self.attrs.default.is_none() && self.attrs.reset.is_none()
+    }
+}
+
 impl<'a> Input<'a> {
     pub(crate) fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Self {
         let attrs = attr::Container::from_ast(cx, &input.attrs);

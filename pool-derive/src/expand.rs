@@ -1,6 +1,7 @@
 //! Generates the `Reset` and `Poolable` impls of a valid input.
 //!
-//! The output reads like the impl one would write by hand:
+//! The output reads like the impl one would write by hand, plus the
+//! template that makes a reused object equal to a new one:
 //!
 //! ```text
 //! const _: () = {
@@ -8,11 +9,29 @@
 //!     impl ::pool_core::Reset for Request {
 //!         #[inline]
 //!         fn reset(&mut self) {
-//!             <String as ::pool_core::__private::ResetField>::reset_field(&mut self.name);
-//!             <Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut self.body);
-//!             <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut self.body, 65536);
-//!             self.mode = <Mode as ::core::default::Default>::default();
-//!             reset_scores(&mut self.scores);
+//!             // The plain reset: one statement per field.
+//!             #[inline(always)]
+//!             fn __pool_clear(__this: &mut Request) {
+//!                 <String as ::pool_core::__private::ResetField>::reset_field(&mut __this.name);
+//!                 <Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut __this.body);
+//!                 <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);
+//!                 __this.mode = <Mode as ::core::default::Default>::default();
+//!                 reset_scores(&mut __this.scores);
+//!             }
+//!             // Per plain field: copied back from the template if the
+//!             // constructor's value differs from the reset one, else reset.
+//!             fn __pool_restore(__this: &mut Request, __template: &Request, __cursor: &mut Cursor<'_>) {
+//!                 if __cursor.differs() {
+//!                     (&&&Probe::of(&__this.name)).kind().copy(&mut __this.name, &__template.name);
+//!                 } else {
+//!                     <String as ResetField>::reset_field(&mut __this.name);
+//!                 }
+//!                 // ...
+//!             }
+//!             // Once: compares the constructor's output with a reset object.
+//!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
+//!             static __POOL_TEMPLATE: Template<Request> = Template::new();
+//!             __POOL_TEMPLATE.reset(self, __pool_clear, __pool_plan);
 //!         }
 //!     }
 //!     #[automatically_derived]
@@ -34,12 +53,15 @@
 //! };
 //! ```
 //!
+//! A struct with no plain field (each is `skip`, `default` or `reset =
+//! path`) gets the plain statements directly in `reset`.
+//!
 //! Each field's statement is spanned at the field's type (or at the user's
 //! path), so a missing trait is reported there. The `__private` traits are
 //! forwarding shims, inlined away, that exist for their diagnostics.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Index, Member, Path};
 
@@ -66,7 +88,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     let Data::Struct(fields) = &input.data else {
         unreachable!("`valid::check` rejects enums and unions")
     };
-    let resets = fields.iter().map(|field| reset_field(krate, field));
+    let reset = reset_body(krate, ident, fields);
     let create = if let Some(new) = &input.attrs.new {
         // Through a typed `let`, so a constructor of the wrong type is
         // reported at the path as "expected `fn() -> Request`".
@@ -91,7 +113,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
             impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
                 #[inline]
                 fn reset(&mut self) {
-                    #(#resets)*
+                    #reset
                 }
             }
 
@@ -118,33 +140,179 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     }
 }
 
-/// The statements that reset one field, as its attributes say: nothing for
-/// `skip`, a `Default` for `default`, the user's function for `reset`, else
-/// the field type's `Reset`; then the shrink for `max_capacity`.
-fn reset_field(krate: &Path, field: &Field<'_>) -> TokenStream {
+/// The body of `Reset::reset`.
+///
+/// A struct without plain fields (every field `skip`, `default` or
+/// `reset = path`) resets as its attributes say, one statement per field.
+/// Otherwise the plain fields must end up as the constructor makes them,
+/// which a field's own `Reset` may not give (`retries: 3`): the body goes
+/// through a `Template` (see `pool_core`'s `template` module), which on the
+/// first reset compares the constructor's output with a reset object, and
+/// then runs `clear` (the per-field statements, when they agree) or
+/// `restore` (which copies the fields that differ back from the template
+/// with `clone_from`).
+fn reset_body(krate: &Path, ident: &Ident, fields: &[Field<'_>]) -> TokenStream {
+    let this = quote!(self);
+    if !fields.iter().any(Field::is_plain) {
+        let clear = fields
+            .iter()
+            .map(|field| clear_field(krate, ident, &this, field));
+        return quote!(#(#clear)*);
+    }
+    let this = quote!(__this);
+    let clear = fields
+        .iter()
+        .map(|field| clear_field(krate, ident, &this, field));
+    let restore = fields
+        .iter()
+        .map(|field| restore_field(krate, ident, field));
+    let probes = fields.iter().filter(|field| field.is_plain()).map(|field| {
+        let member = &field.member;
+        quote! {
+            (&&&#krate::__private::Probe::of(&__template.#member))
+                .kind()
+                .probe(&mut __plan, &__template.#member, &__cleared.#member);
+        }
+    });
+    quote! {
+        #[allow(clippy::inline_always, reason = "the clean case is the plain per-field reset")]
+        #[inline(always)]
+        fn __pool_clear(__this: &mut #ident) {
+            #(#clear)*
+        }
+        fn __pool_restore(
+            __this: &mut #ident,
+            __template: &#ident,
+            __cursor: &mut #krate::__private::Cursor<'_>,
+        ) {
+            #[allow(unused_imports)]
+            use #krate::__private::{KindCloneEq as _, KindCloneOnly as _, KindTrusted as _};
+            #(#restore)*
+        }
+        fn __pool_plan() -> ::core::option::Option<#krate::__private::Restorer<#ident>> {
+            #[allow(unused_imports)]
+            use #krate::__private::{
+                FreshTemplate as _, KindCloneEq as _, KindCloneOnly as _, KindTrusted as _,
+                ShareTemplate as _,
+            };
+            let __template = #krate::__private::boxed(<#ident as #krate::Poolable>::create);
+            let mut __plan = #krate::__private::Plan::new();
+            {
+                let mut __cleared = #krate::__private::boxed(<#ident as #krate::Poolable>::create);
+                __pool_clear(&mut __cleared);
+                #(#probes)*
+            }
+            (&&#krate::__private::Share::<#ident>::new()).restorer(
+                __template,
+                __plan,
+                __pool_restore,
+                <#ident as #krate::Poolable>::create,
+            )
+        }
+        static __POOL_TEMPLATE: #krate::__private::Template<#ident> =
+            #krate::__private::Template::new();
+        __POOL_TEMPLATE.reset(self, __pool_clear, __pool_plan);
+    }
+}
+
+/// The statements that reset one field of `this`, as its attributes say:
+/// nothing for `skip`, a `Default` for `default`, the user's function for
+/// `reset`, else the field type's `Reset`; then the shrink for
+/// `max_capacity`.
+fn clear_field(krate: &Path, ident: &Ident, this: &TokenStream, field: &Field<'_>) -> TokenStream {
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
     let reset = if attrs.skip.is_some() {
         return TokenStream::new();
     } else if attrs.default.is_some() {
-        quote_spanned!(span=> self.#member = <#ty as ::core::default::Default>::default();)
+        quote_spanned!(span=> #this.#member = <#ty as ::core::default::Default>::default();)
     } else if let Some(reset) = &attrs.reset {
-        let path = &reset.value;
+        let path = unself(reset.value.to_token_stream(), ident);
         // The whole call at the path, so a function of the wrong type is
         // reported there rather than across the field.
-        let span = path.span();
+        let span = reset.value.span();
         let member = respan(member, span);
-        quote_spanned!(span=> #path(&mut self.#member);)
+        let this: TokenStream = this
+            .clone()
+            .into_iter()
+            .map(|mut token| {
+                token.set_span(span);
+                token
+            })
+            .collect();
+        quote_spanned!(span=> #path(&mut #this.#member);)
     } else {
-        quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut self.#member);)
+        quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member);)
     };
-    let shrink = attrs.max_capacity.as_ref().map(|max| {
-        let max = &max.value;
-        quote_spanned! {span=>
-            <#ty as #krate::__private::MaxCapacity>::shrink_past(&mut self.#member, #max);
-        }
-    });
+    let shrink = shrink_field(krate, ident, this, field);
     quote!(#reset #shrink)
+}
+
+/// The statements that restore one field of `this` from `template`: a
+/// plain field is copied back if the plan says the constructor's value
+/// differs from its reset one, else reset as in `clear`; any other field is
+/// reset as in `clear`. The `ResetField` statement is the same tokens at the
+/// same span as in `clear`, so a field type without `Reset` is reported
+/// once.
+fn restore_field(krate: &Path, ident: &Ident, field: &Field<'_>) -> TokenStream {
+    let this = quote!(__this);
+    if !field.is_plain() {
+        return clear_field(krate, ident, &this, field);
+    }
+    let Field { member, ty, .. } = field;
+    let span = at(ty.span());
+    let reset = quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member););
+    let shrink = shrink_field(krate, ident, &this, field);
+    quote! {
+        if __cursor.differs() {
+            (&&&#krate::__private::Probe::of(&__this.#member))
+                .kind()
+                .copy(&mut __this.#member, &__template.#member);
+        } else {
+            #reset
+        }
+        #shrink
+    }
+}
+
+/// The shrink of a field with `#[pool(max_capacity = N)]`.
+fn shrink_field(
+    krate: &Path,
+    ident: &Ident,
+    this: &TokenStream,
+    field: &Field<'_>,
+) -> Option<TokenStream> {
+    let Field { member, ty, attrs } = field;
+    let span = at(ty.span());
+    attrs.max_capacity.as_ref().map(|max| {
+        let max = unself(max.value.to_token_stream(), ident);
+        quote_spanned! {span=>
+            <#ty as #krate::__private::MaxCapacity>::shrink_past(&mut #this.#member, #max);
+        }
+    })
+}
+
+/// `tokens` with each `Self` replaced by the struct's name: the reset's
+/// statements live in nested functions, where `Self` does not resolve, and
+/// the user may write `#[pool(reset = Self::clear_scores)]`. The struct is
+/// not generic (see `valid`), so its name is the whole of `Self`.
+fn unself(tokens: TokenStream, ident: &Ident) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Ident(found) if found == "Self" => {
+                let mut name = ident.clone();
+                name.set_span(found.span());
+                TokenTree::Ident(name)
+            }
+            TokenTree::Group(group) => {
+                let mut inner = Group::new(group.delimiter(), unself(group.stream(), ident));
+                inner.set_span(group.span());
+                TokenTree::Group(inner)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// `member`, as if written at `span`.
@@ -211,8 +379,8 @@ mod tests {
             .collect()
     }
 
-    /// The statements of the generated `Reset::reset`, one string each.
-    fn reset_statements(items: &[Item]) -> Vec<String> {
+    /// The generated `Reset::reset`.
+    fn reset_fn(items: &[Item]) -> syn::ImplItemFn {
         let items = const_block_items(items);
         let reset = items
             .iter()
@@ -225,16 +393,26 @@ mod tests {
             panic!("`Reset` has one fn");
         };
         assert_eq!(function.sig.ident, "reset");
-        let statements: Vec<String> = function
-            .block
-            .stmts
+        function.clone()
+    }
+
+    /// The per-field statements of the generated reset, one string each:
+    /// those of its nested `fn clear` if it goes through a template, else
+    /// its own.
+    fn reset_statements(items: &[Item]) -> Vec<String> {
+        let reset = reset_fn(items);
+        let clear = reset.block.stmts.iter().find_map(|stmt| match stmt {
+            syn::Stmt::Item(Item::Fn(f)) if f.sig.ident == "__pool_clear" => {
+                Some(f.block.stmts.clone())
+            }
+            _ => None,
+        });
+        let statements: Vec<String> = clear
+            .unwrap_or(reset.block.stmts)
             .iter()
             .map(|stmt| quote!(#stmt).to_string())
             .collect();
-        println!(
-            "fn reset(&mut self) {{\n    {}\n}}",
-            statements.join("\n    ")
-        );
+        println!("{}", statements.join("\n"));
         statements
     }
 
@@ -243,7 +421,7 @@ mod tests {
     }
 
     #[test]
-    fn reset_is_one_straight_line_statement_per_field_as_its_attributes_say() {
+    fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_say() {
         let input: DeriveInput = parse_quote! {
             #[derive(Poolable, Default)]
             #[pool(capacity = 1024, thread_capacity = 32)]
@@ -263,13 +441,13 @@ mod tests {
         };
         let items = expand(&input);
         let expected = strings(&[
-            quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut self.name);),
-            quote!(<u32 as ::pool_core::__private::ResetField>::reset_field(&mut self.age);),
-            quote!(<Vec<String> as ::pool_core::__private::ResetField>::reset_field(&mut self.tags);),
-            quote!(<Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut self.body);),
-            quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut self.body, 65536);),
-            quote!(self.mode = <Mode as ::core::default::Default>::default();),
-            quote!(reset_scores(&mut self.scores);),
+            quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.name);),
+            quote!(<u32 as ::pool_core::__private::ResetField>::reset_field(&mut __this.age);),
+            quote!(<Vec<String> as ::pool_core::__private::ResetField>::reset_field(&mut __this.tags);),
+            quote!(<Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut __this.body);),
+            quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
+            quote!(__this.mode = <Mode as ::core::default::Default>::default();),
+            quote!(reset_scores(&mut __this.scores);),
         ]);
         assert_eq!(reset_statements(&items), expected);
     }
@@ -312,8 +490,8 @@ mod tests {
             struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
         };
         let expected = strings(&[
-            quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut self.0);),
-            quote!(self.2 = <Mode as ::core::default::Default>::default();),
+            quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.0);),
+            quote!(__this.2 = <Mode as ::core::default::Default>::default();),
         ]);
         assert_eq!(reset_statements(&expand(&tuple)), expected);
 
@@ -321,6 +499,32 @@ mod tests {
             struct Unit;
         );
         assert!(reset_statements(&expand(&unit)).is_empty());
+    }
+
+    #[test]
+    fn plain_fields_go_through_the_template_and_attributed_ones_do_not() {
+        let plain: DeriveInput = parse_quote! {
+            struct Settings { retries: u32, #[pool(skip)] id: u64 }
+        };
+        let reset = reset_fn(&expand(&plain));
+        let body = quote!(#reset).to_string();
+        assert!(
+            body.contains(
+                &quote!(__POOL_TEMPLATE.reset(self, __pool_clear, __pool_plan);).to_string()
+            ),
+            "{body}"
+        );
+
+        let attributed: DeriveInput = parse_quote! {
+            struct Slot { #[pool(skip)] id: u64, #[pool(default)] mode: Mode }
+        };
+        let reset = reset_fn(&expand(&attributed));
+        let body = quote!(#reset).to_string();
+        assert!(!body.contains("TEMPLATE"), "{body}");
+        assert_eq!(
+            reset_statements(&expand(&attributed)),
+            strings(&[quote!(self.mode = <Mode as ::core::default::Default>::default();)])
+        );
     }
 
     #[test]

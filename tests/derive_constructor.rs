@@ -1,0 +1,315 @@
+//! A reused object is what the constructor made: `#[derive(Poolable)]`'s
+//! reset gives back the constructor's values, not only each field's reset
+//! value, whether the constructor is a derived `Default`, a hand-written
+//! one, or `#[pool(new = path)]`; and a warm reuse still allocates nothing.
+//!
+//! Each test has its own struct type, so its own pool. The allocator is
+//! global but its counters are per thread, so tests running in parallel do
+//! not see each other's allocations.
+
+use std::cell::Cell;
+use std::sync::Mutex;
+
+use pool_core::{Poolable, Pooled};
+use pool_suite::alloc::{Counting, on_this_thread};
+
+#[global_allocator]
+static ALLOC: Counting = Counting::new();
+
+/// The configuration a hand-written `Default` sets up.
+#[derive(Poolable, Debug, PartialEq, Clone)]
+struct Settings {
+    retries: u32,
+    timeout_ms: u64,
+    name: Option<String>,
+    tags: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            retries: 3,
+            timeout_ms: 5000,
+            name: Some("default".into()),
+            tags: Vec::new(),
+        }
+    }
+}
+
+/// Uses an object the way a handler would: changes every field.
+fn scribble(settings: &mut Settings) {
+    settings.retries = 0;
+    settings.timeout_ms = 1;
+    settings
+        .name
+        .as_mut()
+        .expect("a name")
+        .push_str(" and more");
+    settings.tags.push("urgent".into());
+}
+
+#[test]
+fn a_reused_object_has_the_hand_written_defaults_again() {
+    for round in 0..3 {
+        let mut settings: Pooled<Settings> = Settings::acquire();
+        assert_eq!(*settings, Settings::default(), "round {round}");
+        scribble(&mut settings);
+    }
+}
+
+#[test]
+fn a_warm_reuse_writes_the_defaults_back_into_the_buffers_it_has() {
+    // Warm up: the pool has the object and the template; the object's
+    // buffers are large enough.
+    let mut settings = Settings::acquire();
+    scribble(&mut settings);
+    drop(settings);
+    let settings = Settings::acquire();
+    let name = settings.name.as_ref().expect("a name").as_ptr();
+    drop(settings);
+
+    let fresh = Settings::default();
+    let (counted, same_name) = on_this_thread(|| {
+        let mut settings = Settings::acquire();
+        scribble(&mut settings);
+        drop(settings);
+        let settings = Settings::acquire();
+        assert_eq!(*settings, fresh);
+        settings.name.as_ref().expect("a name").as_ptr() == name
+    });
+    assert!(same_name, "the name's buffer is reused, not replaced");
+    // `scribble`'s `"urgent".into()` is the one allocation: the tag.
+    assert_eq!(counted.allocs, 1, "only the handler's own tag allocates");
+}
+
+/// A constructor named with `#[pool(new = path)]`.
+#[derive(Poolable, Debug, PartialEq, Clone)]
+#[pool(new = Frame::new)]
+struct Frame {
+    kind: u8,
+    header: String,
+    body: Vec<u8>,
+}
+
+impl Frame {
+    fn new() -> Self {
+        Frame {
+            kind: 7,
+            header: String::from("HTTP/1.1 200 OK"),
+            body: Vec::with_capacity(4096),
+        }
+    }
+}
+
+#[test]
+fn a_reused_object_is_what_the_named_constructor_makes() {
+    let mut frame = Frame::acquire();
+    frame.kind = 1;
+    frame.header.clear();
+    frame.header.push_str("HTTP/1.1 404 Not Found");
+    frame.body.extend_from_slice(&[1; 100]);
+    let body = frame.body.as_ptr();
+    drop(frame);
+
+    let (counted, frame) = on_this_thread(Frame::acquire);
+    assert_eq!(*frame, Frame::new(), "equal, capacity aside");
+    assert_eq!(frame.body.as_ptr(), body, "the body's buffer is kept");
+    assert!(frame.body.capacity() >= 4096);
+    assert_eq!(counted.allocs, 0, "the reuse allocated");
+}
+
+/// A derived `Default`: the constructor's values are the reset values, so
+/// the reset is the plain per-field one.
+#[derive(Poolable, Debug, PartialEq, Clone, Default)]
+struct Plain {
+    count: u64,
+    text: String,
+}
+
+#[test]
+fn a_derived_default_resets_field_by_field() {
+    let mut plain = Plain::acquire();
+    plain.count = 9;
+    plain.text.push_str("used");
+    drop(plain);
+    let (counted, plain) = on_this_thread(Plain::acquire);
+    assert_eq!(*plain, Plain::default());
+    assert_eq!(counted.allocs, 0);
+}
+
+/// The field attributes keep their meaning next to a constructor whose
+/// values are not the reset ones; their paths may start with `Self`.
+#[derive(Poolable, Debug)]
+#[pool(new = Tuned::new)]
+struct Tuned {
+    retries: u32,
+    #[pool(skip)]
+    id: u64,
+    #[pool(default)]
+    mode: u16,
+    #[pool(reset = Self::reset_level)]
+    level: u8,
+    #[pool(max_capacity = Self::MAX_SCRATCH)]
+    scratch: Vec<u8>,
+}
+
+impl Tuned {
+    const MAX_SCRATCH: usize = 64;
+
+    fn reset_level(level: &mut u8) {
+        *level = 1;
+    }
+
+    fn new() -> Self {
+        Tuned {
+            retries: 3,
+            id: 100,
+            mode: 5,
+            level: 9,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+#[test]
+fn skip_default_reset_and_max_capacity_keep_their_meaning() {
+    let mut tuned = Tuned::acquire();
+    tuned.retries = 0;
+    tuned.id = 42;
+    tuned.mode = 6;
+    tuned.level = 0;
+    tuned.scratch.extend_from_slice(&[0; 4096]);
+    drop(tuned);
+    let tuned = Tuned::acquire();
+    assert_eq!(tuned.retries, 3, "plain field: the constructor's value");
+    assert_eq!(tuned.id, 42, "skip: left as it was");
+    assert_eq!(tuned.mode, 0, "default: `Default::default()`");
+    assert_eq!(tuned.level, 1, "reset = path: the function's value");
+    assert!(tuned.scratch.is_empty());
+    assert!(tuned.scratch.capacity() < 4096, "max_capacity: shrunk");
+}
+
+/// A field type with `Clone` but no `PartialEq` is always copied back.
+#[derive(Clone, Debug)]
+struct Label(String);
+
+impl pool_core::Reset for Label {
+    fn reset(&mut self) {
+        self.0.clear();
+    }
+}
+
+#[derive(Poolable)]
+#[pool(new = Labelled::new)]
+struct Labelled {
+    label: Label,
+}
+
+impl Labelled {
+    fn new() -> Self {
+        Labelled {
+            label: Label("fresh".into()),
+        }
+    }
+}
+
+#[test]
+fn a_field_without_partial_eq_is_copied_back() {
+    let mut labelled = Labelled::acquire();
+    labelled.label.0.push_str(" and used");
+    drop(labelled);
+    assert_eq!(Labelled::acquire().label.0, "fresh");
+}
+
+/// A struct that is not `Sync` cannot share its template: each reset makes
+/// a fresh one, and the object is still what the constructor makes.
+#[derive(Poolable, Debug)]
+#[pool(new = Counter::new)]
+struct Counter {
+    hits: Cell<u32>,
+    limit: u32,
+}
+
+impl Counter {
+    fn new() -> Self {
+        Counter {
+            hits: Cell::new(0),
+            limit: 10,
+        }
+    }
+}
+
+#[test]
+fn a_struct_that_is_not_sync_is_restored_too() {
+    let mut counter = Counter::acquire();
+    counter.hits.set(4);
+    counter.limit = 0;
+    drop(counter);
+    let counter = Counter::acquire();
+    assert_eq!(counter.hits.get(), 0);
+    assert_eq!(counter.limit, 10);
+}
+
+/// A field type without `Clone` (a `Mutex`) cannot be copied back: its own
+/// `Reset` is trusted, as the derive's docs say.
+#[derive(Poolable)]
+#[pool(new = Guarded::new)]
+struct Guarded {
+    total: Mutex<u32>,
+    limit: u32,
+}
+
+impl Guarded {
+    fn new() -> Self {
+        Guarded {
+            total: Mutex::new(5),
+            limit: 10,
+        }
+    }
+}
+
+#[test]
+fn a_field_that_is_not_clone_is_reset_by_its_own_reset() {
+    let mut guarded = Guarded::acquire();
+    *guarded.total.get_mut().expect("not poisoned") = 8;
+    guarded.limit = 0;
+    drop(guarded);
+    let mut guarded = Guarded::acquire();
+    assert_eq!(*guarded.total.get_mut().expect("not poisoned"), 0);
+    assert_eq!(guarded.limit, 10, "the `Clone` field is still restored");
+}
+
+/// Several threads reaching their first reset at once all get the
+/// constructor's values.
+#[derive(Poolable, Debug, PartialEq, Clone)]
+#[pool(new = Raced::new)]
+struct Raced {
+    retries: u32,
+    name: String,
+}
+
+impl Raced {
+    fn new() -> Self {
+        Raced {
+            retries: 3,
+            name: "raced".into(),
+        }
+    }
+}
+
+#[test]
+fn threads_racing_to_the_first_reset_all_see_the_constructors_values() {
+    let rounds = if cfg!(miri) { 4 } else { 200 };
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(move || {
+                for _ in 0..rounds {
+                    let mut raced = Raced::acquire();
+                    assert_eq!(*raced, Raced::new());
+                    raced.retries = 0;
+                    raced.name.push('!');
+                }
+            });
+        }
+    });
+}
