@@ -16,7 +16,9 @@
 //! on an object the loop holds, with no acquire or release. Run without a
 //! variant (as `cargo bench` does, passing `--bench`), it does nothing.
 //!
-//! Variants: `none` and those of [`pool_perf::round_trip::VARIANTS`]:
+//! Variants: `none`, `person_clean` and `person_restore` (the derived
+//! reset's two cases, see [`reset_variant`]), and those of
+//! [`pool_perf::round_trip::VARIANTS`]:
 //! `pool`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
 //! `poolshark_local`, `poolshark`, `lockfree-object-pool`.
@@ -89,6 +91,11 @@ fn main() {
         return;
     };
     let n = parse_n(args.get(1));
+    if let Some(rt) = reset_variant(variant) {
+        run(rt, 1000);
+        run(rt, n);
+        return;
+    }
     if variant == "none" {
         let mut s = Small::create();
         run_none(&mut s, 1000);

@@ -61,31 +61,32 @@ impl<T: 'static> Template<T> {
         }
     }
 
-    /// Resets `value`: with `clear` (the field-by-field reset) if the
-    /// constructor is clean, else through the restorer `plan` builds, the
-    /// first time, from the constructor.
+    /// Whether the plain field-by-field reset is enough: the derived reset
+    /// runs it if so, and calls [`Template::restore`] (from a cold function
+    /// of its own, so this check adds a load and a branch to the reset) if
+    /// not.
     #[allow(
         clippy::inline_always,
         reason = "the clean case must cost the plain reset and one load, also across crates"
     )]
     #[inline(always)]
-    pub fn reset(
+    pub fn is_clean(&self) -> bool {
+        // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
+        self.state.load(Ordering::Relaxed) == CLEAN
+    }
+
+    /// Resets `value` when [`Template::is_clean`] says the plain reset may
+    /// not be enough: the first time, finds out with `plan` (which compares
+    /// the constructor's output with a reset object), then resets with
+    /// `clear` if the constructor is clean, else with the restorer `plan`
+    /// made.
+    #[inline]
+    pub fn restore(
         &'static self,
         value: &mut T,
         clear: fn(&mut T),
         plan: fn() -> Option<Restorer<T>>,
     ) {
-        // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
-        if self.state.load(Ordering::Relaxed) == CLEAN {
-            clear(value);
-        } else {
-            self.restore(value, clear, plan);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn restore(&'static self, value: &mut T, clear: fn(&mut T), plan: fn() -> Option<Restorer<T>>) {
         if self.state.load(Ordering::Acquire) == UNKNOWN {
             match plan() {
                 None => {

@@ -30,8 +30,16 @@
 //!             }
 //!             // Once: compares the constructor's output with a reset object.
 //!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
+//!             #[cold]
+//!             fn __pool_restore_all(__this: &mut Request) {
+//!                 __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
+//!             }
 //!             static __POOL_TEMPLATE: Template<Request> = Template::new();
-//!             __POOL_TEMPLATE.reset(self, __pool_clear, __pool_plan);
+//!             if __POOL_TEMPLATE.is_clean() {
+//!                 __pool_clear(self);
+//!             } else {
+//!                 __pool_restore_all(self);
+//!             }
 //!         }
 //!     }
 //!     #[automatically_derived]
@@ -209,9 +217,18 @@ fn reset_body(krate: &Path, ident: &Ident, fields: &[Field<'_>]) -> TokenStream 
                 <#ident as #krate::Poolable>::create,
             )
         }
+        #[cold]
+        #[inline(never)]
+        fn __pool_restore_all(__this: &mut #ident) {
+            __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
+        }
         static __POOL_TEMPLATE: #krate::__private::Template<#ident> =
             #krate::__private::Template::new();
-        __POOL_TEMPLATE.reset(self, __pool_clear, __pool_plan);
+        if __POOL_TEMPLATE.is_clean() {
+            __pool_clear(self);
+        } else {
+            __pool_restore_all(self);
+        }
     }
 }
 
@@ -510,7 +527,12 @@ mod tests {
         let body = quote!(#reset).to_string();
         assert!(
             body.contains(
-                &quote!(__POOL_TEMPLATE.reset(self, __pool_clear, __pool_plan);).to_string()
+                &quote!(if __POOL_TEMPLATE.is_clean() {
+                    __pool_clear(self);
+                } else {
+                    __pool_restore_all(self);
+                })
+                .to_string()
             ),
             "{body}"
         );

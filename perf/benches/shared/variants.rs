@@ -147,6 +147,57 @@ impl Obj for Box<Person> {
     }
 }
 
+/// The seeds' `Person` with a constructor whose values are not the reset
+/// ones (a name, an age), so the derived reset copies them back from the
+/// template (issue 13); `remark` stays zeroed, as in `Person`.
+#[derive(Poolable)]
+#[pool(new = TunedPerson::new)]
+struct TunedPerson {
+    /// `"anonymous"` when new.
+    pub name: String,
+    /// `18` when new.
+    pub age: i32,
+    /// Zeroed when new.
+    pub remark: [u8; 2048],
+}
+
+impl TunedPerson {
+    fn new() -> Self {
+        TunedPerson {
+            name: String::from("anonymous"),
+            age: 18,
+            remark: [0; 2048],
+        }
+    }
+}
+
+/// The derived reset's two cases, as round trips through `T::acquire()`
+/// with the same write: `person_clean` (`Person`, whose constructor makes
+/// what a plain reset makes) and `person_restore` (`TunedPerson`). Not in
+/// `VARIANTS`: they compare the derive with itself, not with the peers
+/// (`benches/callgrind.rs` and `benches/derived_reset.rs` run them).
+pub fn reset_variant(name: &str) -> Option<fn(u64)> {
+    fn clean(i: u64) {
+        let mut person = Person::acquire();
+        person.write(i);
+    }
+    fn restore(i: u64) {
+        let mut person = TunedPerson::acquire();
+        person.name.push_str("Ada");
+        person.age = i as i32;
+        person.remark[..8].copy_from_slice(&i.to_le_bytes());
+        black_box(&*person);
+    }
+    match name {
+        "person_clean" => Some(clean),
+        "person_restore" => Some(restore),
+        _ => None,
+    }
+}
+
+/// The names [`reset_variant`] knows.
+pub const RESET_VARIANTS: [&str; 2] = ["person_clean", "person_restore"];
+
 /// Seed 001's `Student{Name string; Age int32; Remark [1024]byte}`.
 #[derive(Poolable, Deserialize)]
 #[pool(new = Student::new)]
