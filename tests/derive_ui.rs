@@ -28,4 +28,5 @@ fn ui() {
     t.compile_fail("tests/ui/field/*.rs");
     t.compile_fail("tests/ui/unsupported/*.rs");
     t.compile_fail("tests/ui/serde/*.rs");
+    t.compile_fail("tests/ui/mistakes/*.rs");
 }

@@ -93,6 +93,19 @@ impl<T> PoolConfig<T> {
     }
 }
 
+impl<T> PoolConfig<T> {
+    /// Not a method: a `PoolConfig` is a recipe, and calling `acquire` on
+    /// one is a compile error that says how to get a pool. Its bound holds
+    /// for no type.
+    #[doc(hidden)]
+    pub fn acquire(&self) -> crate::__private::Unpoolable<T>
+    where
+        Self: crate::__private::NotAPool,
+    {
+        unreachable!("`NotAPool` is implemented for no `PoolConfig`")
+    }
+}
+
 impl<T> fmt::Debug for PoolConfig<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PoolConfig")

@@ -312,6 +312,18 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 ///
 /// A `static` cannot be generic, so neither can a pool; declare one pool
 /// per concrete type.
+///
+/// The initializer is evaluated at compile time, so it cannot use run-time
+/// values. A `move` closure as the constructor gets
+/// ``error: a `pool!` static is made at compile time, so its constructor
+/// cannot capture variables ...``, which names the way out: a pool made at
+/// run time with `Pool::builder`. Other run-time values reach rustc's own
+/// errors first, whose suggestions do not fit a pool: `E0435` ("attempt to
+/// use a non-constant value in a constant", "consider using `let`") for a
+/// closure that borrows a local, and `E0015` ("cannot call non-const
+/// function", "consider wrapping this expression in `LazyLock`") for a
+/// capacity computed by a function. Both mean the same: make that pool at
+/// run time with `Pool::builder`.
 // Hygiene: the expansion must not break whatever the user names a static,
 // a type or a module. So it declares no type (`$ty` is resolved where only
 // the expansion's statics, in the value namespace, are in scope), and the
@@ -321,6 +333,24 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 // `::core`), and std is reached through `$crate` for `#![no_std]` crates.
 #[macro_export]
 macro_rules! pool {
+    // A `move` closure as the constructor means it captures, which a
+    // `static`'s constructor cannot: rustc's own error for that suggests
+    // `let`, which does not apply here.
+    (
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident : $ty:ty = $($new:ident)::+ (move $($closure:tt)*) $($rest:tt)*
+    ) => {
+        ::core::compile_error!(
+            "a `pool!` static is made at compile time, so its constructor cannot capture \
+             variables: for a pool whose constructor or capacities come from run-time values, \
+             use `Pool::builder(move || ...).capacity(..).build()`; a static's constructor is \
+             a `fn` or a closure that captures nothing (it may read `const`s and `static`s)"
+        );
+        // So that the program's uses of the pool add no errors of their own.
+        $(#[$attr])*
+        $vis static $name: $crate::__private::NoPool<<$ty as $crate::__private::PoolType>::Item> =
+            $crate::__private::NoPool::new();
+    };
     ($(
         $(#[$attr:meta])*
         $vis:vis static $name:ident : $ty:ty = $init:expr;

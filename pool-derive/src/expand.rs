@@ -82,11 +82,11 @@ use crate::{fallback, valid};
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let ast = Input::from_syn(&cx, input);
-    valid::check(&cx, &ast);
+    let findings = valid::check(&cx, &ast);
     let krate = ast.attrs.krate();
     match cx.check() {
         Ok(()) => impl_poolable(&ast, &krate),
-        Err(error) => fallback::expand(input, &krate, &error),
+        Err(error) => fallback::expand(input, &krate, &error, &findings),
     }
 }
 

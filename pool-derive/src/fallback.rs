@@ -2,15 +2,47 @@
 //! `Reset` and `Poolable` impls. Without the stubs every `T::acquire()` in
 //! the user's crate would add an error of its own ("`Poolable` is not
 //! implemented"), burying the real one.
+//!
+//! A struct with a field that is not `Send` cannot implement `Poolable` at
+//! all, stub or not (its supertrait `Send` fails): it gets an inherent
+//! `acquire` instead, returning an uninhabited guard that derefs to the
+//! struct, so the user's `T::acquire()` calls and field accesses still
+//! type-check and add no error.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, Path, parse_quote};
 
-pub(crate) fn expand(input: &DeriveInput, krate: &Path, error: &syn::Error) -> TokenStream {
+use crate::valid::Findings;
+
+pub(crate) fn expand(
+    input: &DeriveInput,
+    krate: &Path,
+    error: &syn::Error,
+    findings: &Findings,
+) -> TokenStream {
     let error = error.to_compile_error();
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    if findings.not_send {
+        return quote! {
+            #error
+            const _: () = {
+                #[automatically_derived]
+                impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
+                    fn reset(&mut self) {}
+                }
+
+                #[automatically_derived]
+                impl #impl_generics #ident #ty_generics #where_clause {
+                    #[allow(dead_code)]
+                    fn acquire() -> #krate::__private::Unpoolable<Self> {
+                        ::core::unreachable!()
+                    }
+                }
+            };
+        };
+    }
     // A generic stub must still meet `Poolable`'s supertraits, which the
     // type parameters may not; a concrete type is left to the usual errors.
     let mut poolable_generics = input.generics.clone();

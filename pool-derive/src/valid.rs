@@ -7,13 +7,108 @@ use crate::ast::{Data, Field, Input};
 use crate::attr::{DEFAULT, MAX_CAPACITY, RESET, SKIP, Set, Symbol};
 use crate::ctxt::Ctxt;
 
-pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) {
+/// What the checks found that the stub impls must know about.
+pub(crate) struct Findings {
+    /// A field's type is an `Rc`, never `Send`: the stub cannot implement
+    /// `Poolable` (whose supertrait `Send` would fail too).
+    pub(crate) not_send: bool,
+}
+
+pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) -> Findings {
     check_shape(cx, input);
     check_generics(cx, input);
+    check_repr(cx, input);
+    let mut not_send = false;
     if let Data::Struct(fields) = &input.data {
         for field in fields {
             check_field(cx, field);
+            not_send |= check_send(cx, field);
         }
+    }
+    Findings { not_send }
+}
+
+/// No `#[repr(packed)]`: the reset takes `&mut` of each field, which Rust
+/// refuses for a packed struct's possibly unaligned fields (E0793, from
+/// inside the expansion, without this check).
+fn check_repr(cx: &Ctxt, input: &Input<'_>) {
+    for attr in &input.original.attrs {
+        if !attr.path().is_ident("repr") {
+            continue;
+        }
+        let syn::Meta::List(list) = &attr.meta else {
+            continue;
+        };
+        let packed = list.tokens.clone().into_iter().find(
+            |token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "packed"),
+        );
+        if let Some(packed) = packed {
+            cx.error_spanned_by(
+                packed,
+                "`#[derive(Poolable)]` does not support `#[repr(packed)]` structs: resetting a \
+                 field in place takes a reference to it, and a packed struct's fields may be \
+                 unaligned, which Rust forbids references to; remove `packed`, or implement \
+                 `Reset` and `Poolable` by hand, resetting each field by value \
+                 (`self.len = 0`, see the docs of `pool_core::Poolable`)",
+            );
+        }
+    }
+}
+
+/// A field whose type is, by its name, never `Send` (`Rc`, `rc::Weak`, also
+/// inside another type): reported here once, at the field, instead of by
+/// rustc at every place the expansion and the user's code need `Send` (17
+/// errors for one `Rc<String>` field before this check). A type that hides
+/// one (a struct of the user's holding an `Rc`) is still left to rustc.
+/// Raw pointers and `NonNull` are left to rustc too: a struct holding one
+/// may be `Send` by an `unsafe impl` the derive cannot see. Returns whether
+/// it reported.
+fn check_send(cx: &Ctxt, field: &Field<'_>) -> bool {
+    let Some(found) = never_send(field.ty) else {
+        return false;
+    };
+    let name = match &field.member {
+        syn::Member::Named(ident) => format!("field `{ident}`"),
+        syn::Member::Unnamed(index) => format!("field {}", index.index),
+    };
+    let what = quote!(#found).to_string().replace(' ', "");
+    cx.error_spanned_by(
+        field.ty,
+        format!(
+            "{name} holds an `{what}`, which is not `Send`: a pooled object may be released on \
+             one thread and acquired on another, so a type that derives `Poolable` must be \
+             `Send`; use `std::sync::Arc` instead (and `std::sync::Weak` for `rc::Weak`), or \
+             keep the value out of the pooled struct"
+        ),
+    );
+    true
+}
+
+/// The first `Rc` or `rc::Weak` inside `ty`, by its name. Function
+/// pointers are `Send` whatever they take, so they are not looked into.
+fn never_send(ty: &syn::Type) -> Option<&syn::Type> {
+    match ty {
+        syn::Type::Path(path) => {
+            let segments = &path.path.segments;
+            let last = segments.last()?;
+            let in_rc = segments.len() >= 2 && segments[segments.len() - 2].ident == "rc";
+            if last.ident == "Rc" || (last.ident == "Weak" && in_rc) {
+                return Some(ty);
+            }
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return None;
+            };
+            args.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(inner) => never_send(inner),
+                _ => None,
+            })
+        }
+        syn::Type::Array(array) => never_send(&array.elem),
+        syn::Type::Slice(slice) => never_send(&slice.elem),
+        syn::Type::Paren(paren) => never_send(&paren.elem),
+        syn::Type::Group(group) => never_send(&group.elem),
+        syn::Type::Tuple(tuple) => tuple.elems.iter().find_map(never_send),
+        _ => None,
     }
 }
 
@@ -126,6 +221,37 @@ impl<'a> Key<'a> {
         Key {
             path: &set.key,
             index: set.index,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::never_send;
+
+    #[test]
+    fn rc_is_found_by_name_also_inside_other_types() {
+        let cases: [(syn::Type, bool); 10] = [
+            (parse_quote!(Rc<String>), true),
+            (parse_quote!(std::rc::Rc<String>), true),
+            (parse_quote!(Vec<Option<Rc<u8>>>), true),
+            (parse_quote!(rc::Weak<u8>), true),
+            (parse_quote!((u8, [Rc<u8>; 4])), true),
+            (parse_quote!(Arc<String>), false),
+            (parse_quote!(sync::Weak<u8>), false),
+            (parse_quote!(fn(Rc<u8>) -> Rc<u8>), false),
+            (parse_quote!(*const u8), false),
+            (parse_quote!(HashMap<String, Vec<u8>>), false),
+        ];
+        for (ty, expected) in cases {
+            assert_eq!(
+                never_send(&ty).is_some(),
+                expected,
+                "{}",
+                quote::quote!(#ty)
+            );
         }
     }
 }
