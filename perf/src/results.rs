@@ -31,6 +31,13 @@ pub fn written_since(group: &str, id: &str, since: SystemTime) -> bool {
         .is_ok_and(|modified| modified >= since)
 }
 
+/// When criterion wrote its estimate for `group/id`.
+pub fn written_at(group: &str, id: &str) -> Option<SystemTime> {
+    std::fs::metadata(result_path(group, id, "estimates.json"))
+        .and_then(|m| m.modified())
+        .ok()
+}
+
 /// Criterion's headline estimate (ns) for `group/id` from this or an
 /// earlier run: the slope of its linear fit, or the mean where there is no
 /// slope.

@@ -6,8 +6,9 @@ use pool_perf::round_trip::RoundTrips;
 use pool_suite::alloc::{Counting, Usage};
 use std::hint::black_box;
 
-use crate::handoff::{Handoff, Handoffs, MEMORY_N1, MEMORY_N2, Run, handoffs};
+use crate::handoff::{Handoffs, Run, handoffs};
 use crate::json::Decodes;
+use pool_perf::handoff::{Handoff, MEMORY_N1, MEMORY_N2};
 
 /// Counts allocations, allocated bytes, and live bytes (with their peak)
 /// inside [`Counting::measure`] only: paused while criterion times.

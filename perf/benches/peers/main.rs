@@ -49,6 +49,7 @@
 //! | `poolshark_local` | `poolshark::local::LPooled` (thread-local pools, the crate's default choice) |
 //! | `poolshark` | `poolshark::global::Pool` (`ArrayQueue`; the crate's choice for producer/consumer) |
 //! | `lockfree-object-pool` | `LinearObjectPool` (pages of 32 slots with an atomic bitmap), `pull` / drop |
+//! | `harness` | cross-thread only: integers through the same channels and batches, no objects and no pool; the harness's own cost, in every other row |
 //!
 //! Every variant resets the object with the very function pool-core uses
 //! (`Reset::reset`: clear the `Vec`/`String`, zero the numbers and the

@@ -4,7 +4,8 @@ use pool_perf::results::{best_sample_ns, estimate_ns};
 use pool_perf::round_trip::{VARIANTS, is_peer_crate};
 
 use crate::counting::Row;
-use crate::handoff::{BATCH, CROSS_NOT_APPLICABLE, DEPTH, MEMORY_N1, MEMORY_N2};
+use crate::handoff::{CROSS_NOT_APPLICABLE, HARNESS};
+use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2};
 
 pub(crate) fn counted<'r>(rows: &'r [Row], group: &str, name: &str) -> Option<&'r Row> {
     rows.iter().find(|r| r.group == group && r.name == name)
@@ -87,7 +88,7 @@ pub(crate) fn report(rows: &[Row]) {
             format!("heap@{}k", MEMORY_N2 / 1000),
             "peak heap"
         );
-        for name in VARIANTS {
+        for name in std::iter::once(HARNESS).chain(VARIANTS) {
             if let Some((_, why)) = CROSS_NOT_APPLICABLE.iter().find(|(n, _)| *n == name) {
                 println!("{name:<22} n/a: {why}");
                 continue;

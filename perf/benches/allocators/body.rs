@@ -1,0 +1,175 @@
+// What pooling buys over a faster allocator: the alternative users weigh.
+// Each of `system.rs`, `jemalloc.rs` and `mimalloc.rs` sets its global
+// allocator and includes this file, so the three benches run the same
+// code: for the small object and the seeds' `Person`, the round trip on one
+// thread and on two (`round_trips` of `benches/shared/variants.rs`), and
+// the cross-thread handoff (`pool_perf::handoff`), for `box` (no pool: a
+// fresh `Box` per object), `pool` (pool-core, whose slow paths use the same
+// allocator) and `thread_local` (the hand-written free list; not in the
+// cross-thread workload, where its objects never come back).
+//
+//   cargo bench --manifest-path perf/Cargo.toml --bench alloc_system \
+//       --bench alloc_jemalloc --bench alloc_mimalloc
+//
+// Each bench prints, after its run, the table of every allocator's rows
+// that criterion holds (`perf/target/criterion/alloc_*`), each with the
+// age of its oldest figure; run the three in one command for one table of
+// figures from one run, printed by the last (the system allocator's).
+
+include!("../shared/variants.rs");
+
+/// What this bench adds to `variants.rs`.
+mod variants {
+    use super::{Shared, Statics, round_trips};
+
+    /// The cross-thread rows of `object`, `box` and `pool`: one closure
+    /// per variant, each running a fresh handoff of `iters` objects.
+    pub(crate) fn handoffs<T: Statics>(mut each: impl FnMut(&'static str, &dyn Fn(u64) -> std::time::Duration)) {
+        use pool_perf::handoff::{WARM, handoff};
+        fn no_count() -> i64 {
+            0
+        }
+        each("box", &|iters| {
+            handoff(
+                WARM,
+                iters,
+                u64::MAX,
+                no_count,
+                |i| {
+                    let mut s = Box::new(T::create());
+                    s.write(i);
+                    s
+                },
+                drop,
+            )
+            .elapsed
+        });
+        each("pool", &|iters| {
+            handoff(
+                WARM,
+                iters,
+                u64::MAX,
+                no_count,
+                |i| {
+                    let mut s = T::core();
+                    s.write(i);
+                    s
+                },
+                drop,
+            )
+            .elapsed
+        });
+    }
+
+    /// `round_trips`, for `box`, `pool` and `thread_local` only.
+    pub(crate) fn round_trips_of<T: Statics>(shared: &Shared<T>, v: &mut impl pool_perf::round_trip::RoundTrips) {
+        struct Only<'v, V>(&'v mut V);
+        impl<V: pool_perf::round_trip::RoundTrips> pool_perf::round_trip::RoundTrips for Only<'_, V> {
+            fn variant(&mut self, name: &'static str, rt: impl Fn(u64) + Copy + Send + Sync) {
+                if super::VARIANTS.contains(&name) {
+                    self.0.variant(name, rt);
+                }
+            }
+        }
+        round_trips(shared, &mut Only(v));
+    }
+}
+
+use std::time::{Duration, SystemTime};
+
+use criterion::Criterion;
+use pool_perf::results::{estimate_ns, written_at};
+use pool_perf::round_trip::{OneThread, TwoThreads};
+
+/// The variants measured, in the table's order.
+const VARIANTS: [&str; 3] = ["box", "pool", "thread_local"];
+/// Every allocator's bench, in the table's order.
+const ALLOCATORS: [&str; 3] = ["system", "jemalloc", "mimalloc"];
+
+fn configure(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(30);
+}
+
+fn bench_object<T: Statics>(c: &mut Criterion, object: &str) {
+    let shared = Shared::<T>::new();
+    let prefix: &'static str = Box::leak(format!("{ALLOCATOR}/").into_boxed_str());
+    for (workload, two) in [("1_thread", false), ("2_threads", true)] {
+        let mut group = c.benchmark_group(format!("alloc_{workload}_{object}"));
+        configure(&mut group);
+        if two {
+            variants::round_trips_of(&shared, &mut TwoThreads { group: &mut group, prefix });
+        } else {
+            variants::round_trips_of(&shared, &mut OneThread { group: &mut group, prefix });
+        }
+        group.finish();
+    }
+    let mut group = c.benchmark_group(format!("alloc_cross_thread_{object}"));
+    configure(&mut group);
+    variants::handoffs::<T>(|name, run| {
+        group.bench_function(format!("{prefix}{name}"), |b| b.iter_custom(run));
+    });
+    group.finish();
+}
+
+/// Prints every allocator's rows that criterion holds: ns per round trip
+/// (per thread with two) and per object handed across, and each against
+/// `pool` under the system allocator.
+fn report() {
+    let now = SystemTime::now();
+    for object in ["small", "person"] {
+        let workloads = ["1_thread", "2_threads", "cross_thread"].map(|w| format!("alloc_{w}_{object}"));
+        let pool_system: Vec<Option<f64>> = workloads
+            .iter()
+            .map(|group| estimate_ns(group, "system/pool"))
+            .collect();
+        println!("\n## {object}: ns (and x pool on the system allocator)\n");
+        println!(
+            "{:<24} {:>18} {:>18} {:>18}  run",
+            "variant", "1 thread", "2 threads, /thr", "cross-thread"
+        );
+        for allocator in ALLOCATORS {
+            for variant in VARIANTS {
+                let id = format!("{allocator}/{variant}");
+                let mut cells = Vec::new();
+                let mut oldest = now;
+                let mut any = false;
+                for (group, pool) in workloads.iter().zip(&pool_system) {
+                    match estimate_ns(group, &id) {
+                        Some(ns) => {
+                            any = true;
+                            oldest = oldest.min(written_at(group, &id).unwrap_or(now));
+                            let ratio = pool.map_or_else(String::new, |p| format!(" ({:.2}x)", ns / p));
+                            cells.push(format!("{ns:.1}{ratio}"));
+                        }
+                        None => cells.push("-".to_owned()),
+                    }
+                }
+                if !any {
+                    continue;
+                }
+                let name = format!("{variant} ({allocator})");
+                let age = now.duration_since(oldest).unwrap_or_default().as_secs_f64() / 60.0;
+                println!(
+                    "{name:<24} {:>18} {:>18} {:>18}  {age:.0} min ago",
+                    cells[0], cells[1], cells[2],
+                );
+            }
+        }
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not, and
+    // runs each benchmark once as a test: no report then.
+    let benching = std::env::args().any(|a| a == "--bench");
+    let mut c = Criterion::default().configure_from_args();
+    bench_object::<Small>(&mut c, "small");
+    bench_object::<Person>(&mut c, "person");
+    c.final_summary();
+    if benching {
+        report();
+    }
+}
