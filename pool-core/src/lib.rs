@@ -302,6 +302,10 @@
 //!   `bytes::BytesMut`, `smallvec::SmallVec`, and hashbrown's and
 //!   indexmap's maps and sets (cleared, allocation kept), so they pool with
 //!   no newtype.
+//! - `metrics`: `pool_core::metrics::publish()` sets every pool's counters and gauges
+//!   (`pool_objects_created_total{pool="Request"}`, `pool_objects_idle`,
+//!   ...) in the [`metrics`](https://docs.rs/metrics) facade, for the
+//!   exporter the application installs; nothing on the acquire/release path.
 //!
 //! # Invariants
 //!
@@ -333,6 +337,9 @@ mod epoch;
 mod forward;
 mod guard;
 mod local;
+#[cfg(feature = "metrics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
+pub mod metrics;
 mod padded;
 mod pool;
 mod poolable;
