@@ -31,10 +31,6 @@
 //! number of tokio worker threads.
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -44,7 +40,11 @@ use hyper_util::rt::TokioIo;
 use pool_core::Poolable;
 use pool_suite::alloc::Counting;
 use serde::Deserialize;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+
+// The load generator, shared with axum_service.rs.
+#[path = "shared/load.rs"]
+mod load;
 
 #[global_allocator]
 static ALLOC: Counting = Counting::new();
@@ -124,126 +124,13 @@ async fn serve(listener: TcpListener) {
     }
 }
 
-// ---------------------------------------------------------------------------
-// The load generator.
-// ---------------------------------------------------------------------------
-
-const BODY: &[u8] = br#"{"name":"test","id":"id1","country":"testCountry","age":10}"#;
-
-/// One connection: sends requests until the shared budget or the deadline
-/// runs out; returns each request's latency in nanoseconds.
-async fn client(
-    addr: SocketAddr,
-    path: &'static str,
-    budget: Arc<AtomicUsize>,
-    deadline: Instant,
-) -> Vec<u64> {
-    let stream = TcpStream::connect(addr).await.expect("connect");
-    stream.set_nodelay(true).expect("nodelay");
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("handshake");
-    tokio::spawn(connection);
-    let mut latencies = Vec::with_capacity(budget.load(Ordering::Relaxed));
-    while budget
-        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
-        .is_ok()
-        && Instant::now() < deadline
-    {
-        let request = hyper::Request::post(path)
-            .header(hyper::header::HOST, "127.0.0.1")
-            .header(hyper::header::CONTENT_TYPE, "application/json")
-            .body(Full::new(Bytes::from_static(BODY)))
-            .expect("request");
-        let start = Instant::now();
-        let response = sender.send_request(request).await.expect("send");
-        assert_eq!(response.status(), StatusCode::OK);
-        response.into_body().collect().await.expect("body");
-        latencies.push(start.elapsed().as_nanos() as u64);
-    }
-    latencies
-}
-
-struct Round {
-    requests: usize,
-    per_second: f64,
-    p50_us: f64,
-    p99_us: f64,
-    bytes: f64,
-    allocs: f64,
-}
-
-async fn round(
-    addr: SocketAddr,
-    path: &'static str,
-    connections: usize,
-    requests: usize,
-    limit: Duration,
-) -> Round {
-    let budget = Arc::new(AtomicUsize::new(requests));
-    let before = ALLOC.counts();
-    let start = Instant::now();
-    let deadline = start + limit;
-    let tasks: Vec<_> = (0..connections)
-        .map(|_| tokio::spawn(client(addr, path, budget.clone(), deadline)))
-        .collect();
-    let mut latencies = Vec::with_capacity(requests);
-    for task in tasks {
-        latencies.extend(task.await.expect("client task"));
-    }
-    let elapsed = start.elapsed().as_secs_f64();
-    let after = ALLOC.counts();
-    latencies.sort_unstable();
-    let n = latencies.len();
-    let at = |q: f64| latencies[((n as f64 * q) as usize).min(n - 1)] as f64 / 1e3;
-    Round {
-        requests: n,
-        per_second: n as f64 / elapsed,
-        p50_us: at(0.50),
-        p99_us: at(0.99),
-        // Includes the latency vectors, a few hundred kB per round.
-        bytes: (after.bytes - before.bytes) as f64 / n as f64,
-        allocs: (after.allocs - before.allocs) as f64 / n as f64,
-    }
-}
-
-async fn load() {
-    const CONNECTIONS: usize = 4;
-    const REQUESTS: usize = 50_000;
-    const LIMIT: Duration = Duration::from_secs(10);
-    const ROUNDS: usize = 3;
-
+async fn measure() {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("address");
     tokio::spawn(serve(listener));
 
-    println!(
-        "http_server: server on http://{addr}, {CONNECTIONS} keep-alive connections, \
-         {REQUESTS} requests (or {}s) per round,\n\
-         client and server in one process on a shared 2-core machine; B/req and \
-         allocs/req count the whole process\n",
-        LIMIT.as_secs()
-    );
-    // Warm up both routes: connections, the allocator, the pool.
-    for path in ["/withoutpool", "/withpool"] {
-        round(addr, path, CONNECTIONS, 2_000, LIMIT).await;
-    }
-
-    println!(
-        "{:<8}{:<14}{:>9}{:>10}{:>10}{:>10}{:>9}{:>11}",
-        "round", "route", "requests", "req/s", "p50 µs", "p99 µs", "B/req", "allocs/req"
-    );
-    let mut allocs = [0.0; 2];
-    for n in 1..=ROUNDS {
-        for (route, path) in ["/withoutpool", "/withpool"].into_iter().enumerate() {
-            let r = round(addr, path, CONNECTIONS, REQUESTS, LIMIT).await;
-            allocs[route] = r.allocs;
-            println!(
-                "{n:<8}{path:<14}{:>9}{:>10.0}{:>10.1}{:>10.1}{:>9.0}{:>11.2}",
-                r.requests, r.per_second, r.p50_us, r.p99_us, r.bytes, r.allocs
-            );
-        }
-    }
+    load::describe("http_server", addr);
+    let allocs = load::compare(&ALLOC, addr, ["/withoutpool", "/withpool"]).await;
 
     if allocs[1] > allocs[0] - 2.5 {
         println!(
@@ -272,7 +159,7 @@ async fn serve_forever() {
     println!("listening on http://{addr} (POST a JSON body to /withpool or /withoutpool)");
     println!(
         "try: curl -i -d '{}' http://{addr}/withpool",
-        std::str::from_utf8(BODY).expect("utf-8")
+        std::str::from_utf8(load::BODY).expect("utf-8")
     );
     serve(listener).await;
 }
@@ -293,6 +180,6 @@ fn main() {
     if serve_only {
         runtime.block_on(serve_forever());
     } else {
-        runtime.block_on(load());
+        runtime.block_on(measure());
     }
 }

@@ -20,6 +20,7 @@
 //! scripts/callgrind.sh        # runs benches/callgrind.rs under callgrind
 //! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart
 //! cargo run --release --manifest-path perf/Cargo.toml --example http_server
+//! cargo run --release --manifest-path perf/Cargo.toml --example axum_service
 //! ```
 //!
 //! The counting global allocator the benches and examples install is the

@@ -293,6 +293,134 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
+//! # With tokio and axum
+//!
+//! A guard is `Send` (for `T: Send`), so it moves into a task, can be held
+//! across an `.await`, and may be dropped on another worker than the one
+//! that acquired it: the object then goes into the cache of the thread
+//! that drops it. Nothing pins an object to a thread; when one worker's
+//! cache fills up it spills half to the shared store, and a worker whose
+//! cache is empty refills from there, so objects that drift between
+//! workers cost a lock once per batch, not per object.
+//!
+//! ```
+//! # #[cfg(feature = "derive")] {
+//! use pool_core::{Poolable, Pooled};
+//!
+//! #[derive(Poolable, Default)]
+//! struct Job {
+//!     input: Vec<u8>,
+//!     output: String,
+//! }
+//!
+//! async fn handle(mut job: Pooled<Job>) -> usize {
+//!     job.input.extend_from_slice(b"payload");
+//!     tokio::task::yield_now().await; // may resume on another worker
+//!     // Blocking work goes to tokio's blocking threads, the guard with it.
+//!     let job = tokio::task::spawn_blocking(move || {
+//!         job.output = String::from_utf8_lossy(&job.input).into_owned();
+//!         job
+//!     })
+//!     .await
+//!     .unwrap();
+//!     job.output.len()
+//! } // dropped on the worker running the task now: into that worker's cache
+//!
+//! let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build()?;
+//! let total: usize = runtime.block_on(async {
+//!     let tasks: Vec<_> = (0..64).map(|_| tokio::spawn(handle(Job::acquire()))).collect();
+//!     let mut total = 0;
+//!     for task in tasks {
+//!         total += task.await.unwrap();
+//!     }
+//!     total
+//! });
+//! assert_eq!(total, 64 * "payload".len());
+//! let stats = Job::pool().stats();
+//! assert_eq!(stats.acquired(), 64);
+//! assert_eq!(stats.in_use(), 0); // every guard came back, wherever it was dropped
+//! # }
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! **axum.** With the `serde` feature, `Json<Pooled<T>>` is an extractor
+//! like `Json<T>`: axum decodes the body into an object from `T`'s pool, in
+//! place, and a body that does not decode is rejected as usual, its
+//! half-filled object reset and returned first. (Shown as text: axum is
+//! not among this crate's dependencies; the example below builds it.)
+//!
+//! ```text
+//! async fn create(Json(req): Json<Pooled<Request>>) -> StatusCode {
+//!     store(&req.name, &req.tags); // `req` derefs to `Request`
+//!     StatusCode::CREATED
+//! } // the request goes back to the pool, reset, buffers kept
+//!
+//! let app = Router::new().route("/requests", post(create));
+//! ```
+//!
+//! The repository's `perf/examples/axum_service.rs` is such a service,
+//! measured under a loopback load next to `Json<Request>`, with a
+//! `/metrics` route for the pools (feature `metrics`).
+//!
+//! **Rotation.** Leave it on its default (every minute, on its own
+//! thread). A tokio worker that goes idle after a burst parks with what
+//! its cache holds; rotation ages the caches of parked workers as it ages
+//! the shared store, so the runtime gives that memory back within two
+//! periods with no call from the application (on Linux and Windows; see
+//! [how rotation bounds memory](#how-rotation-bounds-memory) for the
+//! other platforms). A periodic task calling [`rotate`]
+//! is not needed, and would stall a worker while destructors run.
+//!
+//! **Blocking threads.** A `spawn_blocking` thread is an ordinary thread
+//! with a cache of its own, up to `thread_capacity` per pool; tokio keeps
+//! up to 512 of them and ends one after 10 s idle, when its cache goes to
+//! the shared store. For a type used mostly on blocking threads, a small
+//! `thread_capacity` keeps `threads × thread_capacity` small.
+//!
+//! # With rayon
+//!
+//! Each rayon worker is a thread with its own cache, so a closure that
+//! acquires, uses and drops a guard is served from the worker's cache
+//! with no lock: the pool makes about one object per worker.
+//!
+//! ```
+//! # #[cfg(feature = "derive")] {
+//! use std::fmt::Write;
+//!
+//! use pool_core::{Poolable, Pooled};
+//! use rayon::prelude::*;
+//!
+//! #[derive(Poolable, Default)]
+//! struct Scratch {
+//!     line: String,
+//! }
+//!
+//! let lengths: Vec<usize> = (0..1000u32)
+//!     .into_par_iter()
+//!     .map(|i| {
+//!         let mut scratch = Scratch::acquire(); // this worker's cache
+//!         write!(scratch.line, "record {i}").unwrap();
+//!         scratch.line.len()
+//!     })
+//!     .collect();
+//! assert_eq!(lengths[999], "record 999".len());
+//! // One object per worker at most: each worker reused its own.
+//! assert!(Scratch::pool().stats().created <= rayon::current_num_threads() as u64);
+//!
+//! // Guards made on the workers and dropped here go to this thread's
+//! // cache, and past its `thread_capacity` to the shared store, where the
+//! // workers' next acquires find them.
+//! let batch: Vec<Pooled<Scratch>> = (0..100).into_par_iter().map(|_| Scratch::acquire()).collect();
+//! drop(batch);
+//! assert_eq!(Scratch::pool().stats().in_use(), 0);
+//! # }
+//! ```
+//!
+//! rayon's threads live as long as their thread pool and sleep when there
+//! is no work; rotation ages a sleeping worker's cache like a parked tokio
+//! worker's, so a pipeline that has finished gives its objects back
+//! without a call.
+//!
 //! # Features
 //!
 //! - `derive` (on by default): `#[derive(Poolable)]`, from the `pool-derive`
@@ -302,6 +430,10 @@
 //!   `bytes::BytesMut`, `smallvec::SmallVec`, and hashbrown's and
 //!   indexmap's maps and sets (cleared, allocation kept), so they pool with
 //!   no newtype.
+//! - `metrics`: `pool_core::metrics::publish()` sets every pool's counters and gauges
+//!   (`pool_objects_created_total{pool="Request"}`, `pool_objects_idle`,
+//!   ...) in the [`metrics`](https://docs.rs/metrics) facade, for the
+//!   exporter the application installs; nothing on the acquire/release path.
 //!
 //! # Invariants
 //!
@@ -333,6 +465,9 @@ mod epoch;
 mod forward;
 mod guard;
 mod local;
+#[cfg(feature = "metrics")]
+#[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
+pub mod metrics;
 mod padded;
 mod pool;
 mod poolable;

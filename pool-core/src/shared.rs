@@ -148,10 +148,12 @@ impl<T> Drop for Graveyard<T> {
                 first.get_or_insert(payload);
             }
         }
-        if let Some(payload) = first
-            && !std::thread::panicking()
-        {
-            resume_unwind(payload);
+        // Nested, not a let chain: the crate builds on Rust 1.85, and let
+        // chains came in 1.88.
+        if let Some(payload) = first {
+            if !std::thread::panicking() {
+                resume_unwind(payload);
+            }
         }
     }
 }

@@ -129,6 +129,35 @@ impl Stats {
     }
 }
 
+impl Stats {
+    /// Adds `other`'s counts to these, for pools published as one.
+    #[cfg(feature = "metrics")]
+    pub(crate) fn add(&mut self, other: &Stats) {
+        let Stats {
+            created,
+            hits_local,
+            hits_primary,
+            hits_victim,
+            returned,
+            dropped_capacity,
+            dropped_rotation,
+            discarded,
+            detached,
+            idle,
+        } = *other;
+        self.created += created;
+        self.hits_local += hits_local;
+        self.hits_primary += hits_primary;
+        self.hits_victim += hits_victim;
+        self.returned += returned;
+        self.dropped_capacity += dropped_capacity;
+        self.dropped_rotation += dropped_rotation;
+        self.discarded += discarded;
+        self.detached += detached;
+        self.idle += idle;
+    }
+}
+
 /// Adds one to a counter that only its owning thread writes.
 ///
 /// A load and a store instead of `fetch_add`: with a single writer no
