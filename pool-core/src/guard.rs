@@ -17,7 +17,7 @@ use crate::reset::Reset;
 /// if `reset` itself panics.
 ///
 /// The guard's own operations are associated functions
-/// ([`Pooled::into_inner`]), not methods, so they never hide a method of
+/// ([`Pooled::into_inner`], [`Pooled::discard`]), not methods, so they never hide a method of
 /// `T`.
 ///
 /// # Example
@@ -69,6 +69,30 @@ impl<T: Reset + Send + 'static> Pooled<T> {
         // not run and take it a second time, and nothing reads it after.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
         value.into_inner()
+    }
+
+    /// Drops the object instead of returning it: for an object its user
+    /// knows is broken (a parser left mid-state, a buffer that grew too
+    /// big). Its `reset` does not run. The pool counts it as
+    /// [`discarded`](crate::Stats::discarded), as it counts an object whose
+    /// guard is dropped during a panic.
+    ///
+    /// ```
+    /// use pool_core::{Pool, Pooled, pool};
+    ///
+    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// let buf = POOL.acquire();
+    /// Pooled::discard(buf);
+    /// let stats = POOL.stats();
+    /// assert_eq!((stats.discarded, stats.idle, stats.in_use()), (1, 0, 0));
+    /// ```
+    pub fn discard(this: Self) {
+        let mut this = ManuallyDrop::new(this);
+        // SAFETY: as in `into_inner`: initialized, taken once, and `drop`
+        // is suppressed by the `ManuallyDrop`.
+        let value = unsafe { ManuallyDrop::take(&mut this.value) };
+        this.pool.discard(value);
     }
 }
 

@@ -250,7 +250,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         drop(dead);
     }
 
-    /// Counts an object dropped by its guard during a panic.
+    /// Counts an object dropped by its guard during a panic, or by
+    /// [`Pooled::discard`], and drops it.
     pub(crate) fn discard(&self, value: Boxed<T>) {
         self.state.discarded().fetch_add(1, Ordering::Relaxed);
         drop(value);

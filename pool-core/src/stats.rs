@@ -79,7 +79,8 @@ pub struct Stats {
     /// Idle objects dropped by rotation (idle across two rotations).
     pub dropped_rotation: u64,
     /// Objects dropped instead of returned: their guard was dropped during a
-    /// panic, or their `reset` panicked.
+    /// panic, their `reset` panicked, or their user called
+    /// [`Pooled::discard`](crate::Pooled::discard).
     pub discarded: u64,
     /// Objects taken out of the pool for good with
     /// [`Pooled::into_inner`](crate::Pooled::into_inner).

@@ -362,6 +362,29 @@ mod detach {
     }
 }
 
+mod discard {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn discard_drops_the_object_and_the_next_acquire_makes_a_new_one() {
+        let _epoch = epoch_lock();
+        let mut obj = Obj::acquire();
+        obj.data.push(1);
+        let first = obj.id;
+        Pooled::discard(obj);
+        assert_eq!(Obj::live(), 0, "dropped, not cached");
+        let stats = Obj::pool().stats();
+        assert_eq!(
+            (stats.discarded, stats.returned, stats.idle, stats.in_use()),
+            (1, 0, 0, 0)
+        );
+        let next = Obj::acquire();
+        assert_ne!(next.id, first, "a new object, not the discarded one");
+        assert_eq!(Obj::pool().stats().created, 2);
+    }
+}
+
 mod reentrant {
     use super::*;
 
