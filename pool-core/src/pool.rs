@@ -146,6 +146,39 @@ impl<T: Reset + Send + 'static> Pool<T> {
         Pooled::new(value, self)
     }
 
+    /// Makes objects until the shared store holds `n` idle ones (at most
+    /// [`capacity`](PoolConfig::capacity)), so that a burst on any thread
+    /// is served without calling the constructor. Returns how many it made.
+    ///
+    /// The objects wait in the shared primary tier, where every thread's
+    /// first acquires find them (a thread's first miss also refills half
+    /// its cache from them). They are counted as
+    /// [`created`](Stats::created) and [`returned`](Stats::returned), so
+    /// [`idle`](Stats::idle) includes them. Like every idle object they
+    /// age: unused across two [rotations](crate::rotate), they are dropped.
+    /// The constructor runs on the calling thread, with no lock held.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096)).capacity(16);
+    /// }
+    ///
+    /// assert_eq!(BUFFERS.prefill(32), 16); // bounded by `capacity`
+    /// assert_eq!(BUFFERS.prefill(8), 0); // the store already holds 8
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.created, stats.idle), (16, 16));
+    ///
+    /// let buf = BUFFERS.acquire(); // no constructor call
+    /// assert!(buf.capacity() >= 4096);
+    /// assert_eq!(BUFFERS.stats().created, 16);
+    /// ```
+    pub fn prefill(&'static self, n: usize) -> usize {
+        self.state
+            .prefill(n, self.config.capacity, self.config.create)
+    }
+
     /// A snapshot of this pool's counters. See [`Stats`].
     ///
     /// ```

@@ -70,6 +70,45 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         value
     }
 
+    /// Makes objects with `create` until the shared store holds `target`
+    /// (at most `capacity`), and returns how many it made. They are counted
+    /// as created and as returned, so that `in_use` stays exact and `idle`
+    /// includes them.
+    ///
+    /// The objects are made outside the store's lock (a constructor is user
+    /// code), then filed in one batch. A constructor that panics loses the
+    /// objects made so far, uncounted: they were never in the pool. Threads
+    /// releasing into the store meanwhile may fill it first; what no longer
+    /// fits then is dropped and counted as `dropped_capacity`, as any
+    /// release past the bound is.
+    pub(crate) fn prefill(
+        &'static self,
+        target: usize,
+        capacity: usize,
+        create: impl Fn() -> T,
+    ) -> usize {
+        let target = target.min(capacity);
+        let now = self.register();
+        let store = self.shared.lock(now);
+        let missing = target.saturating_sub(store.len());
+        drop(store.unlock());
+        if missing == 0 {
+            return 0;
+        }
+        let mut batch: Vec<Boxed<T>> = (0..missing).map(|_| boxed_with(&create)).collect();
+        let now = self.register();
+        self.counters
+            .created
+            .fetch_add(missing as u64, Ordering::Relaxed);
+        self.counters
+            .returned
+            .fetch_add(missing as u64, Ordering::Relaxed);
+        let mut store = self.shared.lock(now);
+        store.put_from(&mut batch, ..missing, now, capacity);
+        drop(store.unlock());
+        missing
+    }
+
     /// Takes an object from the shared store for an acquire that has no
     /// thread cache to go through. What the store expired on the way is
     /// returned to be destroyed by the caller.

@@ -385,6 +385,32 @@ mod discard {
     }
 }
 
+mod prefill {
+    use super::*;
+    // No thread cache: every release goes to the shared store, which is
+    // what a prefill counts.
+    counted!(Obj, Pool::new(Obj::create).capacity(4).thread_capacity(0));
+
+    #[test]
+    fn prefill_fills_the_shared_store_up_to_capacity_and_acquires_then_make_nothing() {
+        let _epoch = epoch_lock();
+        assert_eq!(Obj::pool().prefill(10), 4, "bounded by capacity");
+        assert_eq!(Obj::live(), 4);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.created, stats.idle, stats.in_use()), (4, 4, 0));
+        assert_eq!(Obj::pool().prefill(3), 0, "the store already holds 3");
+
+        let mut held: Vec<_> = (0..4).map(|_| Obj::acquire()).collect();
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.created, stats.in_use()), (4, 4), "{stats:?}");
+        assert_eq!(stats.hits_primary, 4, "{stats:?}");
+        drop(held.pop());
+        // One back in the store: three more to make.
+        assert_eq!(Obj::pool().prefill(4), 3);
+        assert_eq!(Obj::live(), 7);
+    }
+}
+
 mod reentrant {
     use super::*;
 
