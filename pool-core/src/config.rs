@@ -48,6 +48,8 @@ pub struct PoolConfig<T> {
     pub(crate) create: fn() -> T,
     pub(crate) capacity: usize,
     pub(crate) thread_capacity: usize,
+    /// Whether a released object, once reset, may stay in the pool.
+    pub(crate) retain: Option<fn(&T) -> bool>,
 }
 
 impl<T> PoolConfig<T> {
@@ -57,6 +59,7 @@ impl<T> PoolConfig<T> {
             create,
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
+            retain: None,
         }
     }
 
@@ -91,6 +94,47 @@ impl<T> PoolConfig<T> {
         self.thread_capacity = thread_capacity;
         self
     }
+
+    /// Sets a test every released object must pass, after its reset, to
+    /// stay in the pool; an object that fails it is dropped and counted as
+    /// [`rejected`](crate::Stats::rejected). It bounds objects one by one,
+    /// which `capacity` cannot: a buffer that grew past what is worth
+    /// keeping, a connection that went bad.
+    ///
+    /// The test runs after `reset`, so it sees the object as the next user
+    /// would get it: a `Vec` is empty but keeps its capacity, and a reset
+    /// that shrinks (the derive's `max_capacity`) has already run. It runs
+    /// on the releasing thread with no lock held, on every release, so keep
+    /// it cheap. A test that panics drops the object, counted as
+    /// [`discarded`](crate::Stats::discarded). A pool without one pays
+    /// nothing for it: the check is folded away at compile time.
+    ///
+    /// In a `static` the test is a `fn(&T) -> bool`: a function, or a
+    /// closure that captures nothing (write the argument's type, as the
+    /// pool's type is not yet known where the closure is checked).
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new)
+    ///         .retain(|buf: &Vec<u8>| buf.capacity() <= 1 << 20);
+    /// }
+    ///
+    /// let mut small = BUFFERS.acquire();
+    /// small.extend_from_slice(b"hello");
+    /// let mut huge = BUFFERS.acquire();
+    /// huge.resize(4 << 20, 0);
+    /// drop(small); // kept: cleared, capacity within the bound
+    /// drop(huge); // cleared, still 4 MiB of capacity: dropped
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.returned, stats.rejected, stats.idle), (1, 1, 1));
+    /// ```
+    #[must_use]
+    pub const fn retain(mut self, retain: fn(&T) -> bool) -> Self {
+        self.retain = Some(retain);
+        self
+    }
 }
 
 impl<T> fmt::Debug for PoolConfig<T> {
@@ -98,6 +142,7 @@ impl<T> fmt::Debug for PoolConfig<T> {
         f.debug_struct("PoolConfig")
             .field("capacity", &self.capacity)
             .field("thread_capacity", &self.thread_capacity)
+            .field("retain", &self.retain.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -227,6 +227,13 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(always)]
     pub(crate) fn put(&'static self, mut value: Boxed<T>) {
         self.reset(&mut value);
+        // A constant `None` for a `pool!` without `retain`, which the
+        // compiler folds away in the release `pool!` generates.
+        if let Some(retain) = self.config.retain
+            && !self.retains(retain, &value)
+        {
+            return self.reject(value);
+        }
         let Some(key) = self.local else {
             return self.put_slow(None, value);
         };
@@ -248,15 +255,29 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused).
     #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
-        struct DiscardOnUnwind<'a>(&'a AtomicU64);
-        impl Drop for DiscardOnUnwind<'_> {
-            fn drop(&mut self) {
-                self.0.fetch_add(1, Ordering::Relaxed);
-            }
-        }
         let on_unwind = DiscardOnUnwind(self.state.discarded());
         value.reset();
         std::mem::forget(on_unwind);
+    }
+
+    /// Runs the pool's `retain` predicate on a reset object. A predicate
+    /// that panics drops the object with the unwind, counted as discarded,
+    /// as a panicking `reset` does.
+    #[inline(never)]
+    fn retains(&self, retain: fn(&T) -> bool, value: &T) -> bool {
+        let on_unwind = DiscardOnUnwind(self.state.discarded());
+        let keep = retain(value);
+        std::mem::forget(on_unwind);
+        keep
+    }
+
+    /// Drops an object the `retain` predicate refused, counted as
+    /// rejected. No lock is held: its destructor is user code.
+    #[cold]
+    #[inline(never)]
+    fn reject(&self, value: Boxed<T>) {
+        self.state.reject();
+        drop(value);
     }
 
     /// Returns an already reset `value` with `cache` as this thread's cache.
@@ -293,6 +314,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Counts an object taken out of the pool for good.
     pub(crate) fn detach(&self) {
         self.state.detach();
+    }
+}
+
+/// Counts an object as discarded if dropped: forgotten once the user code
+/// it guards has returned, so it costs nothing unless that code panics.
+struct DiscardOnUnwind<'a>(&'a AtomicU64);
+
+impl Drop for DiscardOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
     }
 }
 

@@ -143,6 +143,11 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         &self.counters.discarded
     }
 
+    /// Counts an object the `retain` predicate refused.
+    pub(crate) fn reject(&self) {
+        self.counters.rejected.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Counts an object taken out of the pool for good.
     pub(crate) fn detach(&self) {
         self.counters.detached.fetch_add(1, Ordering::Relaxed);
@@ -162,6 +167,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
             dropped_capacity: shared.dropped_capacity,
             dropped_rotation: shared.dropped_rotation,
             discarded: load(&self.counters.discarded),
+            rejected: load(&self.counters.rejected),
             detached: load(&self.counters.detached),
             idle: 0,
         };

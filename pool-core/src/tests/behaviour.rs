@@ -411,6 +411,57 @@ mod prefill {
     }
 }
 
+mod retain {
+    use super::*;
+    counted!(
+        Obj,
+        Pool::new(Obj::create).retain(|obj: &Obj| obj.data.capacity() <= 16)
+    );
+
+    #[test]
+    fn retain_drops_what_it_refuses_after_the_reset_and_keeps_the_rest() {
+        let _epoch = epoch_lock();
+        let mut kept = Obj::acquire();
+        kept.data.extend_from_slice(&[1; 16]); // fits the bound
+        let mut grown = Obj::acquire();
+        grown.data.extend_from_slice(&[1; 64]); // past it
+        let (kept_id, grown_id) = (kept.id, grown.id);
+        drop((kept, grown));
+        assert_eq!(Obj::live(), 1, "the grown one is dropped");
+        let stats = Obj::pool().stats();
+        assert_eq!(
+            (stats.returned, stats.rejected, stats.idle, stats.in_use()),
+            (1, 1, 1, 0)
+        );
+        let again = Obj::acquire();
+        assert_eq!(again.id, kept_id);
+        assert_ne!(again.id, grown_id);
+        assert!(again.data.is_empty(), "reset before it was tested and kept");
+    }
+}
+
+mod retain_panics {
+    use super::*;
+    counted!(
+        Obj,
+        Pool::new(Obj::create).retain(|obj: &Obj| {
+            assert!(obj.data.is_empty(), "the reset runs first");
+            panic!("a predicate that panics")
+        })
+    );
+
+    #[test]
+    fn a_retain_predicate_that_panics_discards_the_object() {
+        let _epoch = epoch_lock();
+        let mut obj = Obj::acquire();
+        obj.data.push(1);
+        assert!(catch_unwind(AssertUnwindSafe(|| drop(obj))).is_err());
+        assert_eq!(Obj::live(), 0);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.discarded, stats.rejected, stats.in_use()), (1, 0, 0));
+    }
+}
+
 mod reentrant {
     use super::*;
 
