@@ -17,7 +17,7 @@
 //! variant (as `cargo bench` does, passing `--bench`), it does nothing.
 //!
 //! Variants: `none` and those of [`pool_perf::round_trip::VARIANTS`]:
-//! `pool`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
+//! `pool`, `runtime`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
 //! `poolshark_local`, `poolshark`, `lockfree-object-pool`.
 

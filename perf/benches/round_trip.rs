@@ -5,7 +5,9 @@
 //!   `Vec`'s 64-byte buffer) made and freed every time;
 //! - `thread_local`: a hand-written `thread_local!` free list, the practical
 //!   floor for a per-thread cache;
-//! - `pool`: a `pool_core::pool!` static.
+//! - `pool`: a `pool_core::pool!` static;
+//! - `runtime`: a pool made at run time (`pool_core::Pool::builder`), with
+//!   the same configuration.
 //!
 //! Each on one thread (`1_thread/*`) and on two threads at once
 //! (`2_threads/*`). The two-thread figure is the wall time of the slower
@@ -24,7 +26,7 @@
 //! ```
 //!
 //! The round trips are those of `benches/peers` and `benches/callgrind.rs`
-//! (`round_trips` of `benches/shared/variants.rs`), with longer measurements and only these three
+//! (`round_trips` of `benches/shared/variants.rs`), with longer measurements and only these four
 //! variants.
 
 #![allow(
@@ -41,7 +43,7 @@ use pool_perf::round_trip::{OneThread, RoundTrips, TwoThreads};
 include!("shared/variants.rs");
 
 /// The variants this bench runs.
-const VARIANTS: [&str; 3] = ["pool", "box", "thread_local"];
+const VARIANTS: [&str; 4] = ["pool", "runtime", "box", "thread_local"];
 
 /// Passes on [`VARIANTS`]' round trips only.
 struct Only<V>(V);

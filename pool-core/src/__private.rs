@@ -40,7 +40,7 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
 pub const fn finish<T: Reset + Send + 'static>(
     config: PoolConfig<T>,
     (local, state): (&'static LocalKey<LocalCache<T>>, &'static PoolState<T>),
-    release: fn(Released<T>),
+    release: fn(std::ptr::NonNull<Pool<T>>, Released<T>),
 ) -> Pool<T> {
     Pool::from_parts(config, Some(local), state, release)
 }
@@ -62,7 +62,7 @@ impl<T> std::fmt::Debug for Released<T> {
 }
 
 /// The body of the `release` function [`pool!`](crate::pool!) generates for
-/// each pool: `|value| release(&POOL, value)`.
+/// each pool: `|_, value| release(&POOL, value)`.
 ///
 /// The guard holds its pool as a `&'static Pool<T>`, a run-time value, so
 /// a release written as `self.pool.put(value)` cannot see which

@@ -5,6 +5,7 @@
 //! interior mutability because of it.
 
 use std::fmt;
+use std::ptr::NonNull;
 
 /// Idle objects a pool keeps in its shared tiers unless told otherwise.
 ///
@@ -45,18 +46,80 @@ pub const DEFAULT_THREAD_CAPACITY: usize = 32;
 /// # drop(POOL.acquire());
 /// ```
 pub struct PoolConfig<T> {
-    pub(crate) create: fn() -> T,
+    pub(crate) create: Create<T>,
     pub(crate) capacity: usize,
     pub(crate) thread_capacity: usize,
     /// Whether a released object, once reset, may stay in the pool.
-    pub(crate) retain: Option<fn(&T) -> bool>,
+    pub(crate) retain: Option<Retain<T>>,
+}
+
+/// How a pool makes an object: a function for a `pool!` static, the
+/// builder's closure for a run-time pool.
+pub(crate) enum Create<T> {
+    Fn(fn() -> T),
+    Closure(Closure<dyn Fn() -> T + Send + Sync>),
+}
+
+/// A pool's `retain` test, in the same two forms.
+pub(crate) enum Retain<T> {
+    Fn(fn(&T) -> bool),
+    Closure(Closure<dyn Fn(&T) -> bool + Send + Sync>),
+}
+
+/// A run-time pool's closure, owned by the pool's allocation
+/// (`crate::runtime`), which outlives every `Pool` that points to it.
+pub(crate) struct Closure<F: ?Sized>(NonNull<F>);
+
+// SAFETY: a `Closure` is a shared reference to an `F: Send + Sync` kept
+// alive by its run-time pool; it is only ever called through `&F`.
+unsafe impl<F: ?Sized + Send + Sync> Send for Closure<F> {}
+// SAFETY: as above.
+unsafe impl<F: ?Sized + Send + Sync> Sync for Closure<F> {}
+
+impl<F: ?Sized> Closure<F> {
+    /// # Safety
+    ///
+    /// `closure` must outlive every use of the returned pointer: the
+    /// run-time pool drops the closure only after every `Pool` that holds
+    /// this pointer is out of use.
+    pub(crate) unsafe fn new(closure: &F) -> Self {
+        Closure(NonNull::from(closure))
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &F {
+        // SAFETY: the promise made to `Closure::new`.
+        unsafe { self.0.as_ref() }
+    }
+}
+
+impl<T> Create<T> {
+    /// Makes an object.
+    #[inline]
+    pub(crate) fn call(&self) -> T {
+        match self {
+            Create::Fn(create) => create(),
+            Create::Closure(create) => (create.get())(),
+        }
+    }
+}
+
+impl<T> Retain<T> {
+    /// Whether `value` may stay in the pool.
+    #[inline]
+    pub(crate) fn call(&self, value: &T) -> bool {
+        match self {
+            Retain::Fn(retain) => retain(value),
+            Retain::Closure(retain) => (retain.get())(value),
+        }
+    }
 }
 
 impl<T> PoolConfig<T> {
     /// A recipe with the default capacities.
     pub(crate) const fn new(create: fn() -> T) -> Self {
         PoolConfig {
-            create,
+            create: Create::Fn(create),
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
@@ -132,7 +195,7 @@ impl<T> PoolConfig<T> {
     /// ```
     #[must_use]
     pub const fn retain(mut self, retain: fn(&T) -> bool) -> Self {
-        self.retain = Some(retain);
+        self.retain = Some(Retain::Fn(retain));
         self
     }
 }

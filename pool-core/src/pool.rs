@@ -8,15 +8,18 @@
 //! site that names the pool.
 
 use std::fmt;
+use std::ptr::NonNull;
 
-use crate::config::PoolConfig;
+use thread_local::ThreadLocal;
+
+use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
 use crate::local::LocalCache;
 use crate::padded::Boxed;
 use crate::reset::Reset;
 use crate::shared::Graveyard;
-use crate::state::PoolState;
+use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 
@@ -59,11 +62,54 @@ use crate::sync::{AtomicU64, LocalKey, Ordering};
 /// ```
 pub struct Pool<T: Reset + Send + 'static> {
     pub(crate) config: PoolConfig<T>,
-    local: Option<&'static LocalKey<LocalCache<T>>>,
-    pub(crate) state: &'static PoolState<T>,
-    /// Returns an object to this pool, with this pool and its thread-local
-    /// named statically (see [`release`](crate::__private::release)).
-    pub(crate) release: fn(crate::__private::Released<T>),
+    local: Caches<T>,
+    pub(crate) state: StateRef<T>,
+    /// Returns an object to this pool: for a static, with this pool and its
+    /// thread-local named statically (see
+    /// [`release`](crate::__private::release)); for a run-time pool, then
+    /// gives back the guard's count on the pool.
+    pub(crate) release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
+    /// For a run-time pool: gives back the count on the pool a guard holds
+    /// (`crate::runtime`). `None` for a static.
+    unref: Option<unsafe fn(NonNull<Pool<T>>)>,
+}
+
+/// Where a pool's per-thread caches live.
+pub(crate) enum Caches<T: Reset + Send + 'static> {
+    /// No thread cache (the loom models pass caches by hand).
+    None,
+    /// The `thread_local!` that `pool!` declares. A constant in a pool
+    /// static, so the compiler folds the `match` on the fast paths away.
+    Static(&'static LocalKey<LocalCache<T>>),
+    /// A run-time pool's own per-object thread-locals.
+    Owned(OwnedCaches<T>),
+}
+
+/// A run-time pool's [`ThreadLocal`], in its allocation
+/// (`crate::runtime`), which outlives every `Pool` that points to it.
+pub(crate) struct OwnedCaches<T: Reset + Send + 'static>(NonNull<ThreadLocal<LocalCache<T>>>);
+
+// SAFETY: a shared reference to a `ThreadLocal<LocalCache<T>>`, which is
+// `Sync` (`LocalCache<T>: Send`), kept alive by its run-time pool.
+unsafe impl<T: Reset + Send + 'static> Send for OwnedCaches<T> {}
+// SAFETY: as above.
+unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
+
+impl<T: Reset + Send + 'static> OwnedCaches<T> {
+    /// # Safety
+    ///
+    /// `caches` must outlive every use of the returned value.
+    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<LocalCache<T>>>) -> Self {
+        OwnedCaches(caches)
+    }
+
+    /// The calling thread's cache, made (and registered) on first use.
+    #[inline(always)]
+    fn get(&self, state: StateRef<T>) -> &LocalCache<T> {
+        // SAFETY: the promise made to `OwnedCaches::new`.
+        let caches = unsafe { self.0.as_ref() };
+        caches.get_or(|| LocalCache::with_state(state))
+    }
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {
@@ -105,13 +151,34 @@ impl<T: Reset + Send + 'static> Pool<T> {
         config: PoolConfig<T>,
         local: Option<&'static LocalKey<LocalCache<T>>>,
         state: &'static PoolState<T>,
-        release: fn(crate::__private::Released<T>),
+        release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
     ) -> Self {
         Pool {
             config,
-            local,
+            local: match local {
+                Some(key) => Caches::Static(key),
+                None => Caches::None,
+            },
+            state: StateRef::from_static(state),
+            release,
+            unref: None,
+        }
+    }
+
+    /// Builds a run-time pool's `Pool`, from pointers into its allocation.
+    pub(crate) fn owned(
+        config: PoolConfig<T>,
+        caches: OwnedCaches<T>,
+        state: StateRef<T>,
+        release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
+        unref: unsafe fn(NonNull<Pool<T>>),
+    ) -> Self {
+        Pool {
+            config,
+            local: Caches::Owned(caches),
             state,
             release,
+            unref: Some(unref),
         }
     }
 
@@ -133,17 +200,25 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// ```
     #[inline]
     pub fn acquire(&'static self) -> Pooled<T> {
+        let value = self.take_here();
+        // SAFETY: a static pool outlives every guard.
+        unsafe { Pooled::new(value, NonNull::from_ref(self)) }
+    }
+
+    /// Acquires through the calling thread's cache.
+    #[inline(always)]
+    pub(crate) fn take_here(&self) -> Boxed<T> {
         let now = epoch::epoch().now();
-        let value = match self.local {
-            Some(key) => match key.try_with(|cache| self.take(Some(cache), now)) {
+        match &self.local {
+            Caches::Static(key) => match key.try_with(|cache| self.take(Some(cache), now)) {
                 Ok(value) => value,
                 // This thread's cache is gone (we are in a thread-local
                 // destructor): go without it.
                 Err(_) => self.take(None, now),
             },
-            None => self.take(None, now),
-        };
-        Pooled::new(value, self)
+            Caches::Owned(caches) => self.take(Some(caches.get(self.state)), now),
+            Caches::None => self.take(None, now),
+        }
     }
 
     /// Makes objects until the shared store holds `n` idle ones (at most
@@ -174,9 +249,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// assert!(buf.capacity() >= 4096);
     /// assert_eq!(BUFFERS.stats().created, 16);
     /// ```
-    pub fn prefill(&'static self, n: usize) -> usize {
+    pub fn prefill(&self, n: usize) -> usize {
         self.state
-            .prefill(n, self.config.capacity, self.config.create)
+            .prefill(n, self.config.capacity, || self.config.create.call())
     }
 
     /// A snapshot of this pool's counters. See [`Stats`].
@@ -197,7 +272,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Acquires with `cache` as this thread's cache.
     #[inline]
-    pub(crate) fn take(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+    pub(crate) fn take(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
             return value;
         }
@@ -206,14 +281,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     #[cold]
     #[inline(never)]
-    fn take_slow(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+    fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         let (found, dead) = match cache {
             Some(cache) => cache.refill(now, &self.config),
             None => self.state.take_uncached(now),
         };
         let Some(value) = found else {
             drop(dead);
-            return self.state.create(self.config.create);
+            return self.state.create(|| self.config.create.call());
         };
         // The object is this acquire's from here on. If a destructor in
         // `dead` panics, the unwind drops it as it drops a guard: counted
@@ -225,17 +300,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Resets `value` and returns it to the pool.
     #[inline(always)]
-    pub(crate) fn put(&'static self, mut value: Boxed<T>) {
+    pub(crate) fn put(&self, mut value: Boxed<T>) {
         self.reset(&mut value);
         // A constant `None` for a `pool!` without `retain`, which the
         // compiler folds away in the release `pool!` generates.
-        if let Some(retain) = self.config.retain
+        if let Some(retain) = &self.config.retain
             && !self.retains(retain, &value)
         {
             return self.reject(value);
         }
-        let Some(key) = self.local else {
-            return self.put_slow(None, value);
+        let key = match &self.local {
+            Caches::Static(key) => key,
+            Caches::Owned(caches) => {
+                let now = epoch::epoch().now();
+                return self.give(Some(caches.get(self.state)), value, now);
+            }
+            Caches::None => return self.put_slow(None, value),
         };
         let now = epoch::epoch().now();
         let mut value = Some(value);
@@ -264,9 +344,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// that panics drops the object with the unwind, counted as discarded,
     /// as a panicking `reset` does.
     #[inline(never)]
-    fn retains(&self, retain: fn(&T) -> bool, value: &T) -> bool {
+    fn retains(&self, retain: &Retain<T>, value: &T) -> bool {
         let on_unwind = DiscardOnUnwind(self.state.discarded());
-        let keep = retain(value);
+        let keep = retain.call(value);
         std::mem::forget(on_unwind);
         keep
     }
@@ -282,7 +362,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Returns an already reset `value` with `cache` as this thread's cache.
     #[inline(always)]
-    pub(crate) fn give(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
+    pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
         match cache {
             Some(cache) => {
                 if let Err(value) = cache.push(value, now) {
@@ -296,7 +376,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Files `value` when the thread cache is full, gone or disabled.
     #[cold]
     #[inline(never)]
-    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
+    fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
         let dead: Graveyard<Boxed<T>> = match cache {
             Some(cache) => cache.spill(value, &self.config),
             None => self.state.put_uncached(value, self.config.capacity),
@@ -315,6 +395,45 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn detach(&self) {
         self.state.detach();
     }
+
+    /// Gives back the count a guard holds on a run-time pool; nothing for
+    /// a static.
+    ///
+    /// # Safety
+    ///
+    /// `pool` is a guard's pool, and the guard is done with it: no
+    /// reference to the pool may be used after this call.
+    pub(crate) unsafe fn unref(pool: NonNull<Pool<T>>) {
+        // SAFETY: the guard's count keeps the pool alive up to here. The
+        // field is copied out, so no reference to the pool is live when
+        // `unref` may free it.
+        let unref = unsafe { (*pool.as_ptr()).unref };
+        if let Some(unref) = unref {
+            // SAFETY: the caller gives up its count, as `unref` asks.
+            unsafe { unref(pool) };
+        }
+    }
+}
+
+/// Gives back a guard's count on its pool when dropped, so that a panic in
+/// a destructor, a `reset` or a `retain` test on the way cannot keep a
+/// run-time pool alive for ever.
+pub(crate) struct Unref<T: Reset + Send + 'static>(NonNull<Pool<T>>);
+
+impl<T: Reset + Send + 'static> Unref<T> {
+    /// # Safety
+    ///
+    /// As for [`Pool::unref`], from the moment this is dropped.
+    pub(crate) unsafe fn new(pool: NonNull<Pool<T>>) -> Self {
+        Unref(pool)
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Unref<T> {
+    fn drop(&mut self) {
+        // SAFETY: the promise made to `Unref::new`.
+        unsafe { Pool::unref(self.0) };
+    }
 }
 
 /// Counts an object as discarded if dropped: forgotten once the user code
@@ -329,15 +448,15 @@ impl Drop for DiscardOnUnwind<'_> {
 
 /// An object an acquire has taken but not yet handed out; discarded if
 /// dropped before [`Held::into_inner`].
-struct Held<T: Reset + Send + 'static>(Option<Boxed<T>>, &'static Pool<T>);
+struct Held<'a, T: Reset + Send + 'static>(Option<Boxed<T>>, &'a Pool<T>);
 
-impl<T: Reset + Send + 'static> Held<T> {
+impl<T: Reset + Send + 'static> Held<'_, T> {
     fn into_inner(mut self) -> Boxed<T> {
         self.0.take().expect("taken only here")
     }
 }
 
-impl<T: Reset + Send + 'static> Drop for Held<T> {
+impl<T: Reset + Send + 'static> Drop for Held<'_, T> {
     fn drop(&mut self) {
         if let Some(value) = self.0.take() {
             self.1.discard(value);
@@ -417,7 +536,7 @@ macro_rules! pool {
                 }
                 (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
             },
-            |value| $crate::__private::release(&$name, value),
+            |_, value| $crate::__private::release(&$name, value),
         );
     };
 }
