@@ -108,6 +108,12 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         }
     }
 
+    /// Points the cache at its state anew, for a run-time pool being
+    /// dropped (see `crate::runtime`).
+    pub(crate) fn set_state(&mut self, state: StateRef<T>) {
+        self.state = state;
+    }
+
     #[inline(always)]
     fn slot(&self) -> &Slot<Local<T>> {
         // SAFETY: the slot is freed only by this handle's `drop`.

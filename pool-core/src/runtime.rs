@@ -351,6 +351,21 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
     }
 }
 
+impl<T: Reset + Send + 'static> Drop for Inner<T> {
+    fn drop(&mut self) {
+        // The caches dropped next hand their objects to the state through
+        // the pointer they were made with. While the allocation is dropped,
+        // `self` is the only way in (a `&mut` that Stacked Borrows
+        // protects), so point them at the state through `self` first.
+        let state = NonNull::from(&self.state);
+        for cache in self.caches.iter_mut() {
+            // SAFETY: `state` is a field of this allocation, dropped after
+            // the caches, and was made by `with_home`.
+            cache.set_state(unsafe { StateRef::from_owned(state) });
+        }
+    }
+}
+
 impl<T: Reset + Send + 'static> Rotate for Inner<T> {
     fn rotate_to(&self, now: u64) {
         self.state.rotate_to(now);
