@@ -19,7 +19,9 @@
 //! Variants: `none` and those of [`pool_perf::round_trip::VARIANTS`]:
 //! `pool`, `runtime`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
-//! `poolshark_local`, `poolshark`, `lockfree-object-pool`.
+//! `poolshark_local`, `poolshark`, `lockfree-object-pool`; and `derived` and
+//! `generic`, `Small`'s fields in a derived struct and in a generic derived
+//! struct (`derive_round_trips`).
 
 #![allow(
     dead_code,
@@ -29,6 +31,7 @@
 use pool_perf::round_trip::{RoundTrips, VARIANTS};
 
 include!("shared/variants.rs");
+include!("shared/derived.rs");
 
 /// Runs the named variant's round trip, warmed up, `n` times.
 struct Pick<'a> {
@@ -83,7 +86,7 @@ fn main() {
         .collect();
     let Some(variant) = args.first() else {
         eprintln!(
-            "usage: callgrind <variant> [N]; variants: none, {}",
+            "usage: callgrind <variant> [N]; variants: none, {}, derived, generic",
             VARIANTS.join(", ")
         );
         return;
@@ -101,9 +104,10 @@ fn main() {
         found: false,
     };
     round_trips(&Shared::<Small>::new(), &mut pick);
+    derive_round_trips(&mut pick);
     if !pick.found {
         eprintln!(
-            "unknown variant {variant:?}: expected one of none, {}",
+            "unknown variant {variant:?}: expected one of none, {}, derived, generic",
             VARIANTS.join(", ")
         );
         std::process::exit(2);

@@ -7,7 +7,9 @@
 //!   floor for a per-thread cache;
 //! - `pool`: a `pool_core::pool!` static;
 //! - `runtime`: a pool made at run time (`pool_core::Pool::builder`), with
-//!   the same configuration.
+//!   the same configuration;
+//! - `derived` and `generic`: `Small`'s fields in a struct that derives
+//!   `Poolable`, and in a generic one (`SmallGeneric::<u8>::acquire()`).
 //!
 //! Each on one thread (`1_thread/*`) and on two threads at once
 //! (`2_threads/*`). The two-thread figure is the wall time of the slower
@@ -26,7 +28,7 @@
 //! ```
 //!
 //! The round trips are those of `benches/peers` and `benches/callgrind.rs`
-//! (`round_trips` of `benches/shared/variants.rs`), with longer measurements and only these four
+//! (`round_trips` of `benches/shared/variants.rs`), with longer measurements and only these six
 //! variants.
 
 #![allow(
@@ -41,9 +43,17 @@ use pool_perf::results::{estimate_ns, written_since};
 use pool_perf::round_trip::{OneThread, RoundTrips, TwoThreads};
 
 include!("shared/variants.rs");
+include!("shared/derived.rs");
 
 /// The variants this bench runs.
-const VARIANTS: [&str; 4] = ["pool", "runtime", "box", "thread_local"];
+const VARIANTS: [&str; 6] = [
+    "pool",
+    "runtime",
+    "derived",
+    "generic",
+    "box",
+    "thread_local",
+];
 
 /// Passes on [`VARIANTS`]' round trips only.
 struct Only<V>(V);
@@ -70,6 +80,10 @@ fn bench(c: &mut Criterion) {
             prefix: "1_thread/",
         }),
     );
+    derive_round_trips(&mut Only(OneThread {
+        group: &mut group,
+        prefix: "1_thread/",
+    }));
     round_trips(
         &shared,
         &mut Only(TwoThreads {
@@ -77,6 +91,10 @@ fn bench(c: &mut Criterion) {
             prefix: "2_threads/",
         }),
     );
+    derive_round_trips(&mut Only(TwoThreads {
+        group: &mut group,
+        prefix: "2_threads/",
+    }));
     group.finish();
 }
 

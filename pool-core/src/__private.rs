@@ -45,6 +45,15 @@ pub const fn finish<T: Reset + Send + 'static>(
     Pool::from_parts(config, Some(local), state, release)
 }
 
+/// The pool of one instantiation of a generic derived struct: what the
+/// derive's `pool()` returns for `Frame<T>` (see `crate::runtime`).
+#[inline]
+pub fn generic_pool<T: Reset + Send + 'static>(
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    crate::runtime::generic_pool(config)
+}
+
 /// `std::thread_local!`, for generated code in crates that are
 /// `#![no_std]` and link std through a dependency (`::std` does not resolve
 /// there).

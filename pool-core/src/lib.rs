@@ -43,8 +43,8 @@
 //! `max_capacity = N`) and set the pool's constructor and bounds (`new`,
 //! `capacity`, `thread_capacity`): see [`derive@Poolable`].
 //!
-//! For a type the derive cannot take (a foreign type such as `Vec<u8>`, or a
-//! concrete instance of a generic type), declare a named pool with [`pool!`]:
+//! For a type the derive cannot take (a foreign type such as `Vec<u8>`),
+//! declare a named pool with [`pool!`]:
 //!
 //! ```
 //! use pool_core::{Pool, pool};
@@ -63,7 +63,8 @@
 //! | | declared with | constructor, bounds | cost of a round trip |
 //! |---|---|---|---|
 //! | **static** | `#[derive(Poolable)]`, or [`pool!`] for any type | a `fn() -> T` and constants, fixed at compile time | the fastest: the pool is a constant, its thread cache a `thread_local!` |
-//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | a little more: a per-object thread-local lookup and a reference count per guard |
+//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | about twice a static's: a per-object thread-local lookup each way and a reference count per guard |
+//! | **generic** | `#[derive(Poolable)]` on `struct Frame<T>` | as a derived struct's, per instantiation | about twice a static's: a run-time pool per instantiation, found by its type |
 //!
 //! Use a static pool for a type the program pools everywhere, the common
 //! case: `T::acquire()` reaches it from anywhere, with nothing to pass
@@ -72,7 +73,10 @@
 //! captures something, several pools of one type with separate statistics
 //! (one per tenant, per connection class, per test running in parallel),
 //! or memory that must go back when a component shuts down (when the last
-//! handle and guard are gone, every object is dropped). Both hand out the
+//! handle and guard are gone, every object is dropped). A generic struct
+//! that derives `Poolable` gets a pool per instantiation
+//! (`Frame::<u8>::pool()` and `Frame::<String>::pool()` are two pools),
+//! made on first use and kept for the life of the process. Both hand out the
 //! same [`Pooled<T>`] guard and have the same tiers, rotation, panic
 //! behaviour and [`Stats`], and [`pools`] lists both.
 //!

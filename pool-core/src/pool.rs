@@ -171,14 +171,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
         caches: OwnedCaches<T>,
         state: StateRef<T>,
         release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
-        unref: unsafe fn(NonNull<Pool<T>>),
+        unref: Option<unsafe fn(NonNull<Pool<T>>)>,
     ) -> Self {
         Pool {
             config,
             local: Caches::Owned(caches),
             state,
             release,
-            unref: Some(unref),
+            unref,
         }
     }
 
@@ -494,8 +494,10 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 /// [`thread_capacity`](PoolConfig::thread_capacity). `T` must implement
 /// [`Reset`] and `Send`.
 ///
-/// A `static` cannot be generic, so neither can a pool; declare one pool
-/// per concrete type.
+/// A `static` cannot be generic, so neither can a pool declared here;
+/// declare one pool per concrete type, derive `Poolable` on a generic
+/// struct (each instantiation gets a pool of its own), or make pools at run
+/// time with [`Pool::builder`].
 // Hygiene: the expansion must not break whatever the user names a static,
 // a type or a module. So it declares no type (`$ty` is resolved where only
 // the expansion's statics, in the value namespace, are in scope), and the

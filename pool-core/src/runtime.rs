@@ -29,6 +29,8 @@
 //! idle, and the slot handshake reaches it), or the pool is dropped,
 //! instead of moving to the shared store at the exit.
 
+use std::any::{Any, TypeId};
+use std::cell::Cell;
 use std::fmt;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
@@ -43,6 +45,7 @@ use crate::pool::{OwnedCaches, Pool, Unref};
 use crate::reset::Reset;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
+use crate::sync::{Mutex, global, lock};
 use crate::{__private::Released, PoolConfig};
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
@@ -179,7 +182,40 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             retain,
             name,
         } = self;
-        let inner = Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
+        let recipe = Recipe::Closures {
+            create,
+            capacity,
+            thread_capacity,
+            retain,
+        };
+        PoolHandle {
+            inner: Inner::make(recipe, name, release::<T>, Some(unref::<T>)),
+        }
+    }
+}
+
+/// What a run-time pool is made from: the builder's closures, or the
+/// `PoolConfig` of a generic derived struct's pool (plain functions).
+enum Recipe<T: Reset + Send + 'static> {
+    Closures {
+        create: CreateFn<T>,
+        capacity: usize,
+        thread_capacity: usize,
+        retain: Option<RetainFn<T>>,
+    },
+    Config(PoolConfig<T>),
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// Makes a run-time pool's allocation, its `Pool` pointing at its
+    /// siblings, and its guards released through `release`.
+    fn make(
+        recipe: Recipe<T>,
+        name: &'static str,
+        release: fn(NonNull<Pool<T>>, Released<T>),
+        unref: Option<unsafe fn(NonNull<Pool<T>>)>,
+    ) -> Arc<Self> {
+        Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
             let base = weak.as_ptr().cast_mut();
             // SAFETY: `base` points into the allocation being made, whose
             // fields are written when this closure returns; taking a
@@ -195,26 +231,37 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
                     OwnedCaches::new(NonNull::new_unchecked(caches)),
                 )
             };
-            // SAFETY: the closures are the `Arc`s moved into the
-            // allocation below, dropped after the `Pool` (module docs).
-            let config = PoolConfig {
-                create: Create::Closure(unsafe { Closure::new(&*create) }),
-                capacity,
-                thread_capacity,
-                retain: retain
-                    .as_deref()
-                    .map(|retain| Retain::Closure(unsafe { Closure::new(retain) })),
+            let (config, create, retain) = match recipe {
+                Recipe::Closures {
+                    create,
+                    capacity,
+                    thread_capacity,
+                    retain,
+                } => {
+                    // SAFETY: the closures are the `Arc`s moved into the
+                    // allocation below, dropped after the `Pool` (module
+                    // docs).
+                    let config = PoolConfig {
+                        create: Create::Closure(unsafe { Closure::new(&*create) }),
+                        capacity,
+                        thread_capacity,
+                        retain: retain
+                            .as_deref()
+                            .map(|retain| Retain::Closure(unsafe { Closure::new(retain) })),
+                    };
+                    (config, Some(create), retain)
+                }
+                Recipe::Config(config) => (config, None, None),
             };
             let home: Weak<dyn Rotate> = weak.clone();
             Inner {
-                pool: Pool::owned(config, caches_ref, state_ref, release::<T>, unref::<T>),
+                pool: Pool::owned(config, caches_ref, state_ref, release, unref),
                 caches: ThreadLocal::new(),
                 state: PoolState::with_home(name, home),
                 _create: create,
                 _retain: retain,
             }
-        });
-        PoolHandle { inner }
+        })
     }
 }
 
@@ -275,8 +322,9 @@ struct Inner<T: Reset + Send + 'static> {
     pool: Pool<T>,
     caches: ThreadLocal<LocalCache<T>>,
     state: PoolState<T>,
-    /// What `pool.config` calls; held here so that it lives as long.
-    _create: CreateFn<T>,
+    /// What `pool.config` calls, if closures; held here so that it lives
+    /// as long.
+    _create: Option<CreateFn<T>>,
     _retain: Option<RetainFn<T>>,
 }
 
@@ -401,4 +449,81 @@ unsafe fn unref<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>) {
     // SAFETY: made from `Arc::as_ptr` of the `Inner` (`pool` is its first
     // field, `repr(C)`), with a count that the caller gives up.
     unsafe { Arc::decrement_strong_count(pool.as_ptr().cast_const().cast::<Inner<T>>()) };
+}
+
+/// The pool of one instantiation of a generic derived struct
+/// (`Frame::<u8>::pool()`), made on first use from `config` and never
+/// freed: a `static` cannot be generic, so each instantiation gets a
+/// run-time pool, leaked, found by its type.
+///
+/// The lookup is a per-thread one-entry cache of the last instantiation
+/// this thread used (a `TypeId` compare), in front of a locked list of
+/// every instantiation. Sound because these pools are never freed: a
+/// cached pointer stays valid for the life of the process.
+#[inline]
+pub(crate) fn generic_pool<T: Reset + Send + 'static>(
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    let id = TypeId::of::<T>();
+    if let Some((last, pool)) = LAST_GENERIC.get()
+        && last == id
+    {
+        // SAFETY: stored by `generic_pool_slow` for this `TypeId`, so a
+        // `Pool<T>`, leaked, valid for ever.
+        return unsafe { pool.cast::<Pool<T>>().as_ref() };
+    }
+    generic_pool_slow(id, config)
+}
+
+std::thread_local! {
+    /// This thread's last generic pool: its type and its `&'static Pool<T>`.
+    /// No destructor, so it is there during thread-local destruction too.
+    static LAST_GENERIC: Cell<Option<(TypeId, NonNull<()>)>> = const { Cell::new(None) };
+}
+
+/// Every generic derived struct's pool made so far, by type.
+type GenericPools = Mutex<Vec<(TypeId, &'static (dyn Any + Send + Sync))>>;
+
+global! {
+    static GENERIC_POOLS: GenericPools = GenericPools::new(Vec::new());
+}
+
+#[cold]
+#[inline(never)]
+fn generic_pool_slow<T: Reset + Send + 'static>(
+    id: TypeId,
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    let mut pools = lock(&GENERIC_POOLS);
+    let found = pools
+        .iter()
+        .find(|(known, _)| *known == id)
+        .map(|&(_, pool)| pool);
+    let pool: &'static Pool<T> = match found {
+        Some(pool) => pool.downcast_ref().expect("listed under its own TypeId"),
+        None => {
+            // Made under the lock, so each instantiation gets one pool.
+            // No user code runs: `config` only names the constructor.
+            let inner = Inner::make(
+                Recipe::Config(config()),
+                std::any::type_name::<T>(),
+                leaked_release::<T>,
+                None,
+            );
+            // SAFETY: the count `into_raw` keeps is never
+            // given back, so the allocation is never freed.
+            let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
+            pools.push((id, &inner.pool));
+            &inner.pool
+        }
+    };
+    drop(pools);
+    LAST_GENERIC.set(Some((id, NonNull::from_ref(pool).cast())));
+    pool
+}
+
+/// The `release` of a leaked generic pool: its guards hold no count.
+fn leaked_release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>) {
+    // SAFETY: a leaked pool, valid for ever.
+    unsafe { pool.as_ref() }.put(value.0);
 }

@@ -41,7 +41,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Index, Member, Path};
+use syn::{DeriveInput, Index, Member, Path, WhereClause, parse_quote};
 
 use crate::ast::{Data, Field, Input};
 use crate::ctxt::Ctxt;
@@ -67,11 +67,17 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
         unreachable!("`valid::check` rejects enums and unions")
     };
     let resets = fields.iter().map(|field| reset_field(krate, field));
+    let generic = !input.original.generics.params.is_empty();
     let create = if let Some(new) = &input.attrs.new {
         // Through a typed `let`, so a constructor of the wrong type is
         // reported at the path as "expected `fn() -> Request`".
         let path = &new.value;
         quote_spanned!(at(path.span())=> let __create: fn() -> Self = #path; __create())
+    } else if generic {
+        // `Self`: the bare name would lack its parameters.
+        quote_spanned! {at(ident.span())=>
+            <Self as #krate::__private::CreateDefault>::create_default()
+        }
     } else {
         quote_spanned! {at(ident.span())=>
             <#ident as #krate::__private::CreateDefault>::create_default()
@@ -85,10 +91,34 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
         let count = &set.value;
         quote!(.thread_capacity(#count))
     });
+    let config = quote! {
+        #krate::Pool::new(<Self as #krate::Poolable>::create)
+            #capacity
+            #thread_capacity
+    };
+    let pool = if generic {
+        // A `static` cannot be generic: each instantiation's pool is made
+        // at run time on first use, and found by its type.
+        quote! { #krate::__private::generic_pool::<Self>(|| #config) }
+    } else {
+        quote! {
+            #krate::pool! {
+                @named ::core::stringify!(#ident) =>
+                static __POOL: #krate::Pool<#ident> =
+                    #krate::Pool::new(<#ident as #krate::Poolable>::create)
+                        #capacity
+                        #thread_capacity;
+            }
+            &__POOL
+        }
+    };
+    let (reset_where, poolable_where) = generic_bounds(krate, input, fields);
+    let reset_where = reset_where.as_ref().or(where_clause);
+    let poolable_where = poolable_where.as_ref().or(where_clause);
     quote! {
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {
                 #[inline]
                 fn reset(&mut self) {
                     #(#resets)*
@@ -96,7 +126,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics #krate::Poolable for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::Poolable for #ident #ty_generics #poolable_where {
                 #[inline]
                 fn create() -> Self {
                     #create
@@ -104,18 +134,50 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
 
                 #[inline]
                 fn pool() -> &'static #krate::Pool<Self> {
-                    #krate::pool! {
-                        @named ::core::stringify!(#ident) =>
-                        static __POOL: #krate::Pool<#ident> =
-                            #krate::Pool::new(<#ident as #krate::Poolable>::create)
-                                #capacity
-                                #thread_capacity;
-                    }
-                    &__POOL
+                    #pool
                 }
             }
         };
     }
+}
+
+/// For a generic struct, the where clauses of the two impls: the reset
+/// needs each field's reset to exist for the parameters (`Vec<T>: Reset`,
+/// or `T: Default` for a `default` field), and `Poolable` needs its
+/// supertraits and, without `new`, a `Default`. `None` for a struct with
+/// no parameters, whose impls keep the user's where clause (none).
+fn generic_bounds(
+    krate: &Path,
+    input: &Input<'_>,
+    fields: &[Field<'_>],
+) -> (Option<WhereClause>, Option<WhereClause>) {
+    let generics = &input.original.generics;
+    if generics.params.is_empty() {
+        return (None, None);
+    }
+    let mut reset = generics.clone();
+    let predicates = &mut reset.make_where_clause().predicates;
+    for field in fields {
+        let (ty, attrs) = (field.ty, &field.attrs);
+        if attrs.skip.is_some() || attrs.reset.is_some() {
+            continue;
+        }
+        if attrs.default.is_some() {
+            predicates.push(parse_quote!(#ty: ::core::default::Default));
+        } else {
+            predicates.push(parse_quote!(#ty: #krate::Reset));
+        }
+        if attrs.max_capacity.is_some() {
+            predicates.push(parse_quote!(#ty: #krate::__private::MaxCapacity));
+        }
+    }
+    let mut poolable = reset.clone();
+    let predicates = &mut poolable.make_where_clause().predicates;
+    predicates.push(parse_quote!(Self: ::core::marker::Send + 'static));
+    if input.attrs.new.is_none() {
+        predicates.push(parse_quote!(Self: #krate::__private::CreateDefault));
+    }
+    (reset.where_clause, poolable.where_clause)
 }
 
 /// The statements that reset one field, as its attributes say: nothing for
@@ -339,7 +401,7 @@ mod tests {
     fn every_error_is_reported_at_once_with_a_stub_impl() {
         let input: DeriveInput = parse_quote! {
             #[pool(capcity = 1, thread_capacity = "lots")]
-            struct Request<T> {
+            struct Request<'a, T> {
                 #[pool(skip, default)]
                 a: u8,
                 #[pool(max_capacity)]
@@ -357,7 +419,7 @@ mod tests {
             .count();
         assert_eq!(
             errors, 5,
-            "unknown key, wrong value, conflict, no value, generics"
+            "unknown key, wrong value, conflict, no value, lifetime"
         );
         let stub = quote!(#(#items)*).to_string();
         assert!(
