@@ -108,6 +108,17 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
     fn get(&self, state: StateRef<T>) -> &LocalCache<T> {
         // SAFETY: the promise made to `OwnedCaches::new`.
         let caches = unsafe { self.0.as_ref() };
+        // `get`, inlined, for a thread that has its cache; `get_or` (not
+        // inlined by the crate) only for its first use.
+        match caches.get() {
+            Some(cache) => cache,
+            None => Self::first_use(caches, state),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn first_use(caches: &ThreadLocal<LocalCache<T>>, state: StateRef<T>) -> &LocalCache<T> {
         caches.get_or(|| LocalCache::with_state(state))
     }
 }

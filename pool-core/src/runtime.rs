@@ -41,7 +41,7 @@ use crate::config::{Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, 
 use crate::epoch::Rotate;
 use crate::guard::Pooled;
 use crate::local::LocalCache;
-use crate::pool::{OwnedCaches, Pool, Unref};
+use crate::pool::{OwnedCaches, Pool};
 use crate::reset::Reset;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
@@ -432,9 +432,17 @@ impl<T: Reset + Send + 'static> Rotate for Inner<T> {
 /// gives back the guard's count (also if the reset or the `retain` test
 /// panics).
 fn release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>) {
-    // SAFETY: the guard gives its count up with this call; nothing uses
-    // the pool after `_unref` is dropped.
-    let _unref = unsafe { Unref::new(pool) };
+    /// [`Unref`] for a pool known to be a run-time one: a direct call.
+    struct Owned<T: Reset + Send + 'static>(NonNull<Pool<T>>);
+    impl<T: Reset + Send + 'static> Drop for Owned<T> {
+        fn drop(&mut self) {
+            // SAFETY: the guard's pointer and count, given up by `release`.
+            unsafe { unref(self.0) };
+        }
+    }
+    // The guard gives its count up with this call; nothing uses the pool
+    // after `_unref` is dropped.
+    let _unref = Owned(pool);
     // SAFETY: the guard's count keeps the pool alive until `_unref` drops.
     unsafe { pool.as_ref() }.put(value.0);
 }
