@@ -72,6 +72,9 @@ pub(crate) trait Rotate: Send + Sync {
 
     /// A snapshot of the pool's counters.
     fn stats(&self) -> crate::Stats;
+
+    /// A visit of a run-time pool is over (see `sync::Owners`).
+    fn leave(&self) {}
 }
 
 /// A pool in the registry.
@@ -105,6 +108,14 @@ impl Entry {
         match self {
             Entry::Static(_) => false,
             Entry::Owned(pool) => pool.strong_count() == 0,
+        }
+    }
+}
+
+impl Drop for Visited {
+    fn drop(&mut self) {
+        if let Visited::Owned(pool) = self {
+            pool.leave();
         }
     }
 }

@@ -10,8 +10,6 @@
 use std::fmt;
 use std::ptr::NonNull;
 
-use thread_local::ThreadLocal;
-
 use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
@@ -21,7 +19,7 @@ use crate::reset::Reset;
 use crate::shared::Graveyard;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
-use crate::sync::{AtomicU64, LocalKey, Ordering};
+use crate::sync::{AtomicU64, LocalKey, Ordering, ThreadLocal};
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
 /// store with a victim tier (the [crate docs](crate#how-it-works) draw the

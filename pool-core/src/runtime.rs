@@ -35,8 +35,6 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use thread_local::ThreadLocal;
-
 use crate::config::{Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Retain};
 use crate::epoch::Rotate;
 use crate::guard::Pooled;
@@ -45,7 +43,7 @@ use crate::pool::{OwnedCaches, Pool};
 use crate::reset::Reset;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
-use crate::sync::{Mutex, global, lock};
+use crate::sync::{Mutex, Owners, ThreadLocal, global, lock};
 use crate::{__private::Released, PoolConfig};
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
@@ -260,6 +258,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 state: PoolState::with_home(name, home),
                 _create: create,
                 _retain: retain,
+                owners: Owners::new(),
             }
         })
     }
@@ -326,6 +325,8 @@ struct Inner<T: Reset + Send + 'static> {
     /// as long.
     _create: Option<CreateFn<T>>,
     _retain: Option<RetainFn<T>>,
+    /// The strong count's happens-before, for loom.
+    owners: Owners,
 }
 
 impl<T: Reset + Send + 'static> PoolHandle<T> {
@@ -401,6 +402,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
 
 impl<T: Reset + Send + 'static> Drop for Inner<T> {
     fn drop(&mut self) {
+        self.owners.last();
         // The caches dropped next hand their objects to the state through
         // the pointer they were made with. While the allocation is dropped,
         // `self` is the only way in (a `&mut` that Stacked Borrows
@@ -414,7 +416,17 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
     }
 }
 
+impl<T: Reset + Send + 'static> Drop for PoolHandle<T> {
+    fn drop(&mut self) {
+        self.inner.owners.leave();
+    }
+}
+
 impl<T: Reset + Send + 'static> Rotate for Inner<T> {
+    fn leave(&self) {
+        self.owners.leave();
+    }
+
     fn rotate_to(&self, now: u64) {
         self.state.rotate_to(now);
     }
@@ -454,9 +466,13 @@ fn release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>
 /// `pool` is a guard's pool pointer, made by [`PoolHandle::acquire`], and
 /// the guard gives its count up.
 unsafe fn unref<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>) {
+    let inner = pool.as_ptr().cast_const().cast::<Inner<T>>();
     // SAFETY: made from `Arc::as_ptr` of the `Inner` (`pool` is its first
-    // field, `repr(C)`), with a count that the caller gives up.
-    unsafe { Arc::decrement_strong_count(pool.as_ptr().cast_const().cast::<Inner<T>>()) };
+    // field, `repr(C)`), alive by the guard's count, which the caller
+    // gives up just after.
+    unsafe { (*inner).owners.leave() };
+    // SAFETY: as above.
+    unsafe { Arc::decrement_strong_count(inner) };
 }
 
 /// The pool of one instantiation of a generic derived struct
