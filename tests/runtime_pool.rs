@@ -222,6 +222,37 @@ fn a_panic_while_holding_a_run_time_guard_discards_the_object_and_frees_the_pool
     assert_eq!(live.load(Ordering::SeqCst), 0);
 }
 
+/// Rotation reaches a run-time pool's caches as a static pool's: a thread
+/// that filled its cache and then blocked, alive, loses its idle objects
+/// after two rotations (where the platform has a process-wide barrier).
+#[cfg(any(target_os = "linux", target_os = "windows"))]
+#[test]
+fn rotation_ages_the_cache_of_a_thread_that_stopped_using_a_run_time_pool() {
+    let live = Arc::new(AtomicUsize::new(0));
+    let pool = tracked_pool(&live);
+    let (filled, wait_filled) = std::sync::mpsc::channel::<()>();
+    let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let worker = {
+        let pool = pool.clone();
+        thread::spawn(move || {
+            let held: Vec<_> = (0..4).map(|_| pool.acquire()).collect();
+            drop(held); // four idle objects in this thread's cache
+            filled.send(()).unwrap();
+            blocked.recv().unwrap(); // alive, not using the pool
+            drop(pool);
+        })
+    };
+    wait_filled.recv().unwrap();
+    // (No check of the four here: other tests of this binary rotate too.)
+    pool_core::rotate();
+    pool_core::rotate();
+    let stats = pool.stats();
+    assert_eq!(stats.idle, 0, "the blocked worker's cache too: {stats:?}");
+    assert_eq!(live.load(Ordering::SeqCst), 0);
+    release.send(()).unwrap();
+    worker.join().unwrap();
+}
+
 #[derive(Poolable, Default)]
 #[pool(capacity = 8)]
 struct Request {
