@@ -63,7 +63,7 @@
 //! | | declared with | constructor, bounds | cost of a round trip |
 //! |---|---|---|---|
 //! | **static** | `#[derive(Poolable)]`, or [`pool!`] for any type | a `fn() -> T` and constants, fixed at compile time | the fastest: the pool is a constant, its thread cache a `thread_local!` |
-//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | about twice a static's: a per-object thread-local lookup each way and a reference count per guard |
+//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | about twice a static's: a per-object thread-local lookup each way and a reference count per guard, which threads sharing the pool contend on |
 //! | **generic** | `#[derive(Poolable)]` on `struct Frame<T>` | as a derived struct's, per instantiation | about twice a static's: a run-time pool per instantiation, found by its type |
 //!
 //! Use a static pool for a type the program pools everywhere, the common
@@ -76,7 +76,15 @@
 //! handle and guard are gone, every object is dropped). A generic struct
 //! that derives `Poolable` gets a pool per instantiation
 //! (`Frame::<u8>::pool()` and `Frame::<String>::pool()` are two pools),
-//! made on first use and kept for the life of the process. Both hand out the
+//! made on first use and kept for the life of the process.
+//!
+//! A run-time pool's guard holds a reference count on the pool, so that
+//! it may outlive every handle: one atomic increment and decrement per
+//! round trip, on a cache line every thread using the pool writes. Under
+//! many threads acquiring from one run-time pool that line is contended
+//! (two threads ran at 0.67× one thread's throughput in the round-trip
+//! bench); give each thread or component a pool of its own, or use a
+//! static or generic pool for the hot, shared case. Both hand out the
 //! same [`Pooled<T>`] guard and have the same tiers, rotation, panic
 //! behaviour and [`Stats`], and [`pools`] lists both.
 //!
