@@ -19,8 +19,8 @@ use crate::reset::Reset;
 /// if `reset` itself panics.
 ///
 /// The guard's own operations are associated functions
-/// ([`Pooled::into_inner`], [`Pooled::discard`]), not methods, so they never hide a method of
-/// `T`.
+/// ([`Pooled::into_inner`], [`Pooled::discard`]), not methods, so they
+/// never hide a method of `T`.
 ///
 /// # Example
 ///

@@ -210,7 +210,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline]
     pub fn acquire(&'static self) -> Pooled<T> {
         let value = self.take_here();
-        // SAFETY: a static pool outlives every guard.
+        // SAFETY: `self` is `'static`, so it outlives the guard. A pool
+        // reached as `&'static` is a static or a generic struct's leaked
+        // pool, neither of which has an `unref` (a run-time pool's `Pool`
+        // is only reached through its handle, `PoolHandle::acquire`), so
+        // the guard has no count to give back.
         unsafe { Pooled::new(value, NonNull::from_ref(self)) }
     }
 
