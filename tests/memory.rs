@@ -1,4 +1,5 @@
-//! Rotation gives memory back: after a burst, two rotations bring the live
+//! Rotation gives memory back, and so does the end of a pool made at run
+//! time (the `a_run_time_pool_...` scenario). After a burst, two rotations bring the live
 //! heap back to exactly what it was before the burst, the objects in the
 //! caches of threads that no longer use the pool included: this thread's,
 //! and those of worker threads that stay alive, blocked.
@@ -73,10 +74,14 @@ fn burst(n: usize) {
 fn main() {
     // `cargo test -- <filter>` passes its arguments on; honour a filter
     // that names none of these scenarios, as libtest would.
-    let scenarios: [(&str, fn()); 3] = [
+    let scenarios: [(&str, fn()); 4] = [
         (
             "two_rotations_give_back_every_byte_of_a_burst",
             two_rotations_give_back_every_byte_of_a_burst,
+        ),
+        (
+            "a_run_time_pool_gives_back_every_byte_when_its_last_guard_goes",
+            a_run_time_pool_gives_back_every_byte_when_its_last_guard_goes,
         ),
         (
             "rotation_alone_gives_back_what_blocked_workers_cached",
@@ -173,6 +178,74 @@ fn two_rotations_give_back_every_byte_of_a_burst() {
         0,
         "after the thread's exit and two rotations, back to the baseline"
     );
+}
+
+/// A pool made at run time, filled from this thread and from a worker
+/// that stays alive, blocked; then its handles are dropped while a guard
+/// still holds an object. When that guard goes, every byte the pool held
+/// comes back, the live worker's cache included, with no rotation.
+fn a_run_time_pool_gives_back_every_byte_when_its_last_guard_goes() {
+    type Job = Box<dyn FnOnce() + Send>;
+    let (jobs, next_job) = std::sync::mpsc::channel::<Job>();
+    let (done, wait_done) = std::sync::mpsc::channel::<()>();
+    let worker = std::thread::spawn(move || {
+        for job in next_job {
+            job();
+            done.send(()).unwrap();
+        }
+    });
+    let on_worker = |job: Job| {
+        jobs.send(job).unwrap();
+        wait_done.recv().unwrap();
+    };
+    // Returns the guard that outlives the pool's handles.
+    let scenario = |n: usize| -> Pooled<Vec<u8>> {
+        let size = BUFFER; // a constructor that captures
+        let pool = Pool::builder(move || Vec::<u8>::with_capacity(size))
+            .capacity(n)
+            .thread_capacity(THREAD_CAPACITY)
+            .build();
+        let for_worker = pool.clone();
+        on_worker(Box::new(move || {
+            let held: Vec<_> = (0..THREAD_CAPACITY).map(|_| for_worker.acquire()).collect();
+            drop(held); // into the worker's cache, which stays
+        }));
+        let held: Vec<_> = (0..n).map(|_| pool.acquire()).collect();
+        drop(held); // this thread's cache, and the shared store
+        let guard = pool.acquire();
+        assert!(pool.stats().idle as usize >= n);
+        guard
+    };
+    // Warm-up: what is made once per thread or per process (each thread's
+    // id in the `thread_local` crate, the registry's vector) is made here.
+    // So is what a thread allocates the first time it blocks on a channel
+    // (std's per-thread wait context, 144 bytes): the worker waits for a job
+    // that comes late, this thread for a job that takes a while.
+    let pause = std::time::Duration::from_millis(20);
+    std::thread::sleep(pause);
+    on_worker(Box::new(move || std::thread::sleep(pause)));
+    drop(scenario(THREAD_CAPACITY));
+    rotate(); // forgets the dropped pool, freeing its registry entry
+    let baseline = live();
+
+    let n = 64;
+    let guard = scenario(n);
+    let held = live() - baseline;
+    assert!(
+        held >= (n + THREAD_CAPACITY) as i64 * BUFFER as i64,
+        "{held} bytes for the pool's {n} + {THREAD_CAPACITY} buffers"
+    );
+    drop(guard);
+    // The allocation itself waits for the registry's weak reference,
+    // which the next rotation (or registration) drops.
+    rotate();
+    assert_eq!(
+        live() - baseline,
+        0,
+        "the last guard gone, the pool gave back every byte, the live worker's cache's too"
+    );
+    drop(jobs);
+    worker.join().unwrap();
 }
 
 const LARGE: usize = 64 * 1024;

@@ -17,11 +17,13 @@
 //! variant (as `cargo bench` does, passing `--bench`), it does nothing.
 //!
 //! Variants: `none`, `person_clean` and `person_restore` (the derived
-//! reset's two cases, see [`reset_variant`]), and those of
+//! reset's two cases, see `reset_variant`), and those of
 //! [`pool_perf::round_trip::VARIANTS`]:
-//! `pool`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
+//! `pool`, `runtime`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
-//! `poolshark_local`, `poolshark`, `lockfree-object-pool`.
+//! `poolshark_local`, `poolshark`, `lockfree-object-pool`; and `derived` and
+//! `generic`, `Small`'s fields in a derived struct and in a generic derived
+//! struct (`derive_round_trips`).
 
 #![allow(
     dead_code,
@@ -31,6 +33,7 @@
 use pool_perf::round_trip::{RoundTrips, VARIANTS};
 
 include!("shared/variants.rs");
+include!("shared/derived.rs");
 
 /// Runs the named variant's round trip, warmed up, `n` times.
 struct Pick<'a> {
@@ -85,7 +88,7 @@ fn main() {
         .collect();
     let Some(variant) = args.first() else {
         eprintln!(
-            "usage: callgrind <variant> [N]; variants: none, {}",
+            "usage: callgrind <variant> [N]; variants: none, {}, derived, generic",
             VARIANTS.join(", ")
         );
         return;
@@ -108,9 +111,10 @@ fn main() {
         found: false,
     };
     round_trips(&Shared::<Small>::new(), &mut pick);
+    derive_round_trips(&mut pick);
     if !pick.found {
         eprintln!(
-            "unknown variant {variant:?}: expected one of none, {}",
+            "unknown variant {variant:?}: expected one of none, {}, derived, generic",
             VARIANTS.join(", ")
         );
         std::process::exit(2);

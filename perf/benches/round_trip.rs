@@ -5,7 +5,11 @@
 //!   `Vec`'s 64-byte buffer) made and freed every time;
 //! - `thread_local`: a hand-written `thread_local!` free list, the practical
 //!   floor for a per-thread cache;
-//! - `pool`: a `pool_core::pool!` static.
+//! - `pool`: a `pool_core::pool!` static;
+//! - `runtime`: a pool made at run time (`pool_core::Pool::builder`), with
+//!   the same configuration;
+//! - `derived` and `generic`: `Small`'s fields in a struct that derives
+//!   `Poolable`, and in a generic one (`SmallGeneric::<u8>::acquire()`).
 //!
 //! Each on one thread (`1_thread/*`) and on two threads at once
 //! (`2_threads/*`). The two-thread figure is the wall time of the slower
@@ -24,7 +28,7 @@
 //! ```
 //!
 //! The round trips are those of `benches/peers` and `benches/callgrind.rs`
-//! (`round_trips` of `benches/shared/variants.rs`), with longer measurements and only these three
+//! (`round_trips` of `benches/shared/variants.rs`), with longer measurements and only these six
 //! variants.
 
 #![allow(
@@ -39,9 +43,17 @@ use pool_perf::results::{estimate_ns, written_since};
 use pool_perf::round_trip::{OneThread, RoundTrips, TwoThreads};
 
 include!("shared/variants.rs");
+include!("shared/derived.rs");
 
 /// The variants this bench runs.
-const VARIANTS: [&str; 3] = ["pool", "box", "thread_local"];
+const VARIANTS: [&str; 6] = [
+    "pool",
+    "runtime",
+    "derived",
+    "generic",
+    "box",
+    "thread_local",
+];
 
 /// Passes on [`VARIANTS`]' round trips only.
 struct Only<V>(V);
@@ -68,6 +80,10 @@ fn bench(c: &mut Criterion) {
             prefix: "1_thread/",
         }),
     );
+    derive_round_trips(&mut Only(OneThread {
+        group: &mut group,
+        prefix: "1_thread/",
+    }));
     round_trips(
         &shared,
         &mut Only(TwoThreads {
@@ -75,6 +91,10 @@ fn bench(c: &mut Criterion) {
             prefix: "2_threads/",
         }),
     );
+    derive_round_trips(&mut Only(TwoThreads {
+        group: &mut group,
+        prefix: "2_threads/",
+    }));
     group.finish();
 }
 

@@ -10,8 +10,9 @@ use criterion::BenchmarkGroup;
 use criterion::measurement::WallTime;
 
 /// Every variant, in the order of the reports.
-pub const VARIANTS: [&str; 12] = [
+pub const VARIANTS: [&str; 13] = [
     "pool",
+    "runtime",
     "box",
     "thread_local",
     "object-pool",
@@ -25,9 +26,10 @@ pub const VARIANTS: [&str; 12] = [
     "lockfree-object-pool",
 ];
 
-/// The peer crates (not `pool`, `box` or the hand-written free list).
+/// The peer crates (not pool-core's own pools, `box` or the hand-written
+/// free list).
 pub fn is_peer_crate(name: &str) -> bool {
-    !matches!(name, "pool" | "box" | "thread_local")
+    !matches!(name, "pool" | "runtime" | "box" | "thread_local")
 }
 
 /// Something done with each variant's round trip: time it on one thread, on

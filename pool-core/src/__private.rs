@@ -44,9 +44,18 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
 pub const fn finish<T: Reset + Send + 'static>(
     config: PoolConfig<T>,
     (local, state): (&'static LocalKey<LocalCache<T>>, &'static PoolState<T>),
-    release: fn(Released<T>),
+    release: fn(std::ptr::NonNull<Pool<T>>, Released<T>),
 ) -> Pool<T> {
     Pool::from_parts(config, Some(local), state, release)
+}
+
+/// The pool of one instantiation of a generic derived struct: what the
+/// derive's `pool()` returns for `Frame<T>` (see `crate::runtime`).
+#[inline]
+pub fn generic_pool<T: Reset + Send + 'static>(
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    crate::runtime::generic_pool(config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are
@@ -66,7 +75,7 @@ impl<T> std::fmt::Debug for Released<T> {
 }
 
 /// The body of the `release` function [`pool!`](crate::pool!) generates for
-/// each pool: `|value| release(&POOL, value)`.
+/// each pool: `|_, value| release(&POOL, value)`.
 ///
 /// The guard holds its pool as a `&'static Pool<T>`, a run-time value, so
 /// a release written as `self.pool.put(value)` cannot see which

@@ -5,6 +5,7 @@
 //! interior mutability because of it.
 
 use std::fmt;
+use std::ptr::NonNull;
 
 /// Idle objects a pool keeps in its shared tiers unless told otherwise.
 ///
@@ -45,18 +46,83 @@ pub const DEFAULT_THREAD_CAPACITY: usize = 32;
 /// # drop(POOL.acquire());
 /// ```
 pub struct PoolConfig<T> {
-    pub(crate) create: fn() -> T,
+    pub(crate) create: Create<T>,
     pub(crate) capacity: usize,
     pub(crate) thread_capacity: usize,
+    /// Whether a released object, once reset, may stay in the pool.
+    pub(crate) retain: Option<Retain<T>>,
+}
+
+/// How a pool makes an object: a function for a `pool!` static, the
+/// builder's closure for a run-time pool.
+pub(crate) enum Create<T> {
+    Fn(fn() -> T),
+    Closure(Closure<dyn Fn() -> T + Send + Sync>),
+}
+
+/// A pool's `retain` test, in the same two forms.
+pub(crate) enum Retain<T> {
+    Fn(fn(&T) -> bool),
+    Closure(Closure<dyn Fn(&T) -> bool + Send + Sync>),
+}
+
+/// A run-time pool's closure, owned by the pool's allocation
+/// (`crate::runtime`), which outlives every `Pool` that points to it.
+pub(crate) struct Closure<F: ?Sized>(NonNull<F>);
+
+// SAFETY: a `Closure` is a shared reference to an `F: Send + Sync` kept
+// alive by its run-time pool; it is only ever called through `&F`.
+unsafe impl<F: ?Sized + Send + Sync> Send for Closure<F> {}
+// SAFETY: as above.
+unsafe impl<F: ?Sized + Send + Sync> Sync for Closure<F> {}
+
+impl<F: ?Sized> Closure<F> {
+    /// # Safety
+    ///
+    /// `closure` must outlive every use of the returned pointer: the
+    /// run-time pool drops the closure only after every `Pool` that holds
+    /// this pointer is out of use.
+    pub(crate) unsafe fn new(closure: &F) -> Self {
+        Closure(NonNull::from(closure))
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &F {
+        // SAFETY: the promise made to `Closure::new`.
+        unsafe { self.0.as_ref() }
+    }
+}
+
+impl<T> Create<T> {
+    /// Makes an object.
+    #[inline]
+    pub(crate) fn call(&self) -> T {
+        match self {
+            Create::Fn(create) => create(),
+            Create::Closure(create) => (create.get())(),
+        }
+    }
+}
+
+impl<T> Retain<T> {
+    /// Whether `value` may stay in the pool.
+    #[inline]
+    pub(crate) fn call(&self, value: &T) -> bool {
+        match self {
+            Retain::Fn(retain) => retain(value),
+            Retain::Closure(retain) => (retain.get())(value),
+        }
+    }
 }
 
 impl<T> PoolConfig<T> {
     /// A recipe with the default capacities.
     pub(crate) const fn new(create: fn() -> T) -> Self {
         PoolConfig {
-            create,
+            create: Create::Fn(create),
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
+            retain: None,
         }
     }
 
@@ -91,6 +157,47 @@ impl<T> PoolConfig<T> {
         self.thread_capacity = thread_capacity;
         self
     }
+
+    /// Sets a test every released object must pass, after its reset, to
+    /// stay in the pool; an object that fails it is dropped and counted as
+    /// [`rejected`](crate::Stats::rejected). It bounds objects one by one,
+    /// which `capacity` cannot: a buffer that grew past what is worth
+    /// keeping, a connection that went bad.
+    ///
+    /// The test runs after `reset`, so it sees the object as the next user
+    /// would get it: a `Vec` is empty but keeps its capacity, and a reset
+    /// that shrinks (the derive's `max_capacity`) has already run. It runs
+    /// on the releasing thread with no lock held, on every release, so keep
+    /// it cheap. A test that panics drops the object, counted as
+    /// [`discarded`](crate::Stats::discarded). A pool without one pays
+    /// nothing for it: the check is folded away at compile time.
+    ///
+    /// In a `static` the test is a `fn(&T) -> bool`: a function, or a
+    /// closure that captures nothing (write the argument's type, as the
+    /// pool's type is not yet known where the closure is checked).
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new)
+    ///         .retain(|buf: &Vec<u8>| buf.capacity() <= 1 << 20);
+    /// }
+    ///
+    /// let mut small = BUFFERS.acquire();
+    /// small.extend_from_slice(b"hello");
+    /// let mut huge = BUFFERS.acquire();
+    /// huge.resize(4 << 20, 0);
+    /// drop(small); // kept: cleared, capacity within the bound
+    /// drop(huge); // cleared, still 4 MiB of capacity: dropped
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.returned, stats.rejected, stats.idle), (1, 1, 1));
+    /// ```
+    #[must_use]
+    pub const fn retain(mut self, retain: fn(&T) -> bool) -> Self {
+        self.retain = Some(Retain::Fn(retain));
+        self
+    }
 }
 
 impl<T> PoolConfig<T> {
@@ -111,6 +218,7 @@ impl<T> fmt::Debug for PoolConfig<T> {
         f.debug_struct("PoolConfig")
             .field("capacity", &self.capacity)
             .field("thread_capacity", &self.thread_capacity)
+            .field("retain", &self.retain.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -18,6 +18,8 @@
 //! across two advancements is not held by any shared tier, and is not handed
 //! out by any thread cache.
 
+use std::sync::{Arc, Weak};
+
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, global, lock};
 
 /// An epoch counter. The pool reads it on every acquire and release with a
@@ -60,7 +62,7 @@ impl Epoch {
 
 /// A pool as the registry knows it: what `rotate` ages and [`pools`]
 /// lists.
-pub(crate) trait Rotate: Sync {
+pub(crate) trait Rotate: Send + Sync {
     /// Ages the shared tiers and the idle threads' caches to epoch `now`,
     /// dropping what expires.
     fn rotate_to(&self, now: u64);
@@ -70,10 +72,67 @@ pub(crate) trait Rotate: Sync {
 
     /// A snapshot of the pool's counters.
     fn stats(&self) -> crate::Stats;
+
+    /// A visit of a run-time pool is over (see `sync::Owners`).
+    fn leave(&self) {}
+}
+
+/// A pool in the registry.
+#[derive(Clone)]
+pub(crate) enum Entry {
+    /// A pool declared with `pool!`: its state, a static.
+    Static(&'static dyn Rotate),
+    /// A pool made at run time: its allocation, which the registry does not
+    /// keep alive. Once every handle and guard is gone, `rotate` drops the
+    /// entry.
+    Owned(Weak<dyn Rotate>),
+}
+
+/// A pool the registry holds, for the length of one visit.
+#[derive(Clone)]
+enum Visited {
+    Static(&'static dyn Rotate),
+    Owned(Arc<dyn Rotate>),
+}
+
+impl Entry {
+    /// The pool, unless it was a run-time pool and is gone.
+    fn visit(&self) -> Option<Visited> {
+        match self {
+            Entry::Static(pool) => Some(Visited::Static(*pool)),
+            Entry::Owned(pool) => pool.upgrade().map(Visited::Owned),
+        }
+    }
+
+    fn is_gone(&self) -> bool {
+        match self {
+            Entry::Static(_) => false,
+            Entry::Owned(pool) => pool.strong_count() == 0,
+        }
+    }
+}
+
+impl Drop for Visited {
+    fn drop(&mut self) {
+        if let Visited::Owned(pool) = self {
+            pool.leave();
+        }
+    }
+}
+
+impl std::ops::Deref for Visited {
+    type Target = dyn Rotate;
+
+    fn deref(&self) -> &(dyn Rotate + 'static) {
+        match self {
+            Visited::Static(pool) => *pool,
+            Visited::Owned(pool) => &**pool,
+        }
+    }
 }
 
 /// Every pool a thread has used.
-type Registry = Mutex<Vec<&'static dyn Rotate>>;
+type Registry = Mutex<Vec<Entry>>;
 
 global! {
     static EPOCH: Epoch = Epoch::new();
@@ -92,9 +151,12 @@ pub(crate) fn epoch() -> &'static Epoch {
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
-pub(crate) fn register(pool: &'static dyn Rotate, registered: &AtomicBool) {
+pub(crate) fn register(pool: Entry, registered: &AtomicBool) {
     let mut pools = lock(&POOLS);
     if !registered.load(Ordering::Relaxed) {
+        // Run-time pools come and go: forget the gone ones here too, so a
+        // program that makes pools and never rotates keeps a short list.
+        pools.retain(|entry| !entry.is_gone());
         pools.push(pool);
         registered.store(true, Ordering::Release);
         drop(pools);
@@ -147,13 +209,19 @@ pub fn rotate() {
     // A destructor that panics must not leave the other pools unrotated:
     // rotate them all, then pass the first panic on.
     let mut panic = None;
-    for pool in pools {
-        if let Err(payload) =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.rotate_to(now)))
-        {
+    for entry in pools {
+        // A run-time pool whose last handle and guard are gone is skipped;
+        // one that goes while it is visited is dropped here, after its
+        // rotation, with no lock held.
+        let Some(pool) = entry.visit() else { continue };
+        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            pool.rotate_to(now);
+            drop(pool);
+        })) {
             panic.get_or_insert(payload);
         }
     }
+    lock(&POOLS).retain(|entry| !entry.is_gone());
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
     }
@@ -172,13 +240,19 @@ pub fn rotate() {
 /// assert_eq!(lines.stats().created, 1);
 /// ```
 pub fn pools() -> Vec<PoolInfo> {
-    lock(&POOLS).iter().map(|&pool| PoolInfo { pool }).collect()
+    let entries = lock(&POOLS).clone();
+    entries
+        .iter()
+        .filter_map(Entry::visit)
+        .map(|pool| PoolInfo { pool })
+        .collect()
 }
 
-/// One pool of [`pools`]: its name and its statistics.
-#[derive(Clone, Copy)]
+/// One pool of [`pools`]: its name and its statistics. It keeps a pool
+/// made at run time alive (as a handle would) until it is dropped.
+#[derive(Clone)]
 pub struct PoolInfo {
-    pool: &'static dyn Rotate,
+    pool: Visited,
 }
 
 impl PoolInfo {

@@ -43,8 +43,8 @@
 //! `max_capacity = N`) and set the pool's constructor and bounds (`new`,
 //! `capacity`, `thread_capacity`): see [`derive@Poolable`].
 //!
-//! For a type the derive cannot take (a foreign type such as `Vec<u8>`, or a
-//! concrete instance of a generic type), declare a named pool with [`pool!`]:
+//! For a type the derive cannot take (a foreign type such as `Vec<u8>`),
+//! declare a named pool with [`pool!`]:
 //!
 //! ```
 //! use pool_core::{Pool, pool};
@@ -57,6 +57,62 @@
 //! buf.extend_from_slice(b"request body");
 //! drop(buf); // cleared (capacity kept) and cached for the next acquire
 //! ```
+//!
+//! # Which kind of pool
+//!
+//! | | declared with | constructor, bounds | cost of a round trip |
+//! |---|---|---|---|
+//! | **static** | `#[derive(Poolable)]`, or [`pool!`] for any type | a `fn() -> T` and constants, fixed at compile time | the fastest: the pool is a constant, its thread cache a `thread_local!` |
+//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | about twice a static's: a per-object thread-local lookup each way and a reference count per guard, which threads sharing the pool contend on |
+//! | **generic** | `#[derive(Poolable)]` on `struct Frame<T>` | as a derived struct's, per instantiation | about twice a static's: a run-time pool per instantiation, found by its type |
+//!
+//! Use a static pool for a type the program pools everywhere, the common
+//! case: `T::acquire()` reaches it from anywhere, with nothing to pass
+//! around. Use a run-time pool when a static cannot say what you need:
+//! a capacity or buffer size read from configuration, a constructor that
+//! captures something, several pools of one type with separate statistics
+//! (one per tenant, per connection class, per test running in parallel),
+//! or memory that must go back when a component shuts down (when the last
+//! handle and guard are gone, every object is dropped). A generic struct
+//! that derives `Poolable` gets a pool per instantiation
+//! (`Frame::<u8>::pool()` and `Frame::<String>::pool()` are two pools),
+//! made on first use and kept for the life of the process.
+//!
+//! A run-time pool's guard holds a reference count on the pool, so that
+//! it may outlive every handle: one atomic increment and decrement per
+//! round trip, on a cache line every thread using the pool writes. Under
+//! many threads acquiring from one run-time pool that line is contended
+//! (two threads ran at 0.67× one thread's throughput in the round-trip
+//! bench); give each thread or component a pool of its own, or use a
+//! static or generic pool for the hot, shared case. Both hand out the
+//! same [`Pooled<T>`] guard and have the same tiers, rotation, panic
+//! behaviour and [`Stats`], and [`pools`] lists both.
+//!
+//! ```
+//! use pool_core::{Pool, Pooled};
+//!
+//! struct Config { buffer_size: usize, capacity: usize }
+//! let cfg = Config { buffer_size: 16 * 1024, capacity: 64 };
+//!
+//! let size = cfg.buffer_size;
+//! let buffers = Pool::builder(move || Vec::<u8>::with_capacity(size))
+//!     .capacity(cfg.capacity)
+//!     .retain(move |buf: &Vec<u8>| buf.capacity() <= 4 * size) // drop buffers that grew
+//!     .build();
+//! buffers.prefill(8); // warm, before the first request
+//!
+//! fn fill(mut buf: Pooled<Vec<u8>>) -> usize {
+//!     buf.extend_from_slice(b"response");
+//!     buf.len()
+//! }
+//! assert_eq!(fill(buffers.acquire()), 8);
+//! assert_eq!(buffers.stats().created, 8); // served by the prefill
+//! ```
+//!
+//! Both kinds take a [`retain`](PoolConfig::retain) test that drops an
+//! object on release when it is no longer worth keeping, and a
+//! [`prefill`](Pool::prefill) that makes objects ahead of a burst; a user
+//! who knows an object is broken drops it with [`Pooled::discard`].
 //!
 //! # How it works
 //!
@@ -72,7 +128,8 @@
 //! ```
 //!
 //! 1. **The thread cache**: a stack of up to `thread_capacity` idle objects,
-//!    one per thread and per pool, in a `thread_local!`. Acquire and release
+//!    one per thread and per pool, in a `thread_local!` (a run-time pool's
+//!    in a `thread_local::ThreadLocal` of its own). Acquire and release
 //!    touch nothing else in the common case: no lock, no atomic
 //!    read-modify-write, no cache line shared with another thread. That is why
 //!    the hot path costs a few nanoseconds and two threads scale as two.
@@ -448,8 +505,11 @@
 //!    `thread_capacity` for each thread cache.
 //! 4. A guard dropped during a panic, or whose `reset` panics, never returns
 //!    its object.
-//! 5. A thread's exit hands its cached objects to the shared store; an
-//!    object released after the thread's cache is gone goes there directly.
+//! 5. A thread's exit hands its cached objects to a static pool's shared
+//!    store; an object released after the thread's cache is gone goes there
+//!    directly. A run-time pool's cache of an exited thread waits for the
+//!    next thread that gets the same thread id, for rotation (which ages
+//!    it as an idle thread's), or for the pool's end, which drops it.
 //!
 //! See `docs/DESIGN.md` in the repository for the reasoning and the
 //! measurements behind these choices, and the module docs of `local`
@@ -473,6 +533,7 @@ mod pool;
 mod poolable;
 mod reset;
 mod rotator;
+mod runtime;
 #[cfg(feature = "serde")]
 mod serde;
 mod shared;
@@ -493,6 +554,7 @@ pub use pool::Pool;
 pub use poolable::Poolable;
 pub use reset::Reset;
 pub use rotator::Rotator;
+pub use runtime::{PoolBuilder, PoolHandle};
 pub use stats::Stats;
 
 // The derive's reference, every example a doctest. rustdoc renders a

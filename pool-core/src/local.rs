@@ -34,7 +34,7 @@ use crate::padded::Boxed;
 use crate::reset::Reset;
 use crate::shared::{Graveyard, Locked};
 use crate::slot::{self, Entered, Slot};
-use crate::state::PoolState;
+use crate::state::{PoolState, StateRef};
 use crate::stats::bump;
 use crate::sync::lock;
 
@@ -48,7 +48,7 @@ pub struct LocalCache<T: Reset + Send + 'static> {
     slot: NonNull<CachePadded<Slot<Local<T>>>>,
     /// The pool's shared half, where misses, overflows and the thread's
     /// exit go, and whose registry holds the slot.
-    state: &'static PoolState<T>,
+    state: StateRef<T>,
     /// Whether [`LocalCache::retire`] has run: the slot has left the
     /// registry, holds nothing, and the slow paths go straight to the
     /// shared store.
@@ -84,6 +84,12 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// whether the cache is set up. Allocates its slot, and nothing for the
     /// objects: the first release grows the cache.
     pub fn new(state: &'static PoolState<T>) -> Self {
+        Self::with_state(StateRef::from_static(state))
+    }
+
+    /// The calling thread's cache for the pool whose shared half is
+    /// `state`: [`new`](Self::new), for a static or a run-time pool.
+    pub(crate) fn with_state(state: StateRef<T>) -> Self {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
         state.register();
@@ -100,6 +106,12 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
             state,
             retired: Cell::new(false),
         }
+    }
+
+    /// Points the cache at its state anew, for a run-time pool being
+    /// dropped (see `crate::runtime`).
+    pub(crate) fn set_state(&mut self, state: StateRef<T>) {
+        self.state = state;
     }
 
     #[inline(always)]
@@ -367,6 +379,17 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(dead)));
     }
 }
+
+// SAFETY: a cache is its slot's owner, and the owner's side of the
+// handshake (`crate::slot`) asks only that one thread at a time act as
+// owner, in program order; moving the cache to another thread hands that
+// role over with the synchronization of the move itself. A run-time pool's
+// caches move only so: as the entry of a `ThreadLocal`, which another
+// thread reaches only to drop it, with every thread's use of it over, or
+// which a new thread inherits, through the crate's own locking, from one
+// that has exited. The objects inside are `T: Send`, and the state is
+// reached through a `Sync` reference.
+unsafe impl<T: Reset + Send + 'static> Send for LocalCache<T> {}
 
 impl<T: Reset + Send + 'static> Drop for LocalCache<T> {
     /// The thread is exiting: its idle objects go to the shared store, so

@@ -51,6 +51,7 @@ const REUSED: &str = "pool_objects_reused_total";
 const RETURNED: &str = "pool_objects_returned_total";
 const DROPPED: &str = "pool_objects_dropped_total";
 const DISCARDED: &str = "pool_objects_discarded_total";
+const REJECTED: &str = "pool_objects_rejected_total";
 const DETACHED: &str = "pool_objects_detached_total";
 const IDLE: &str = "pool_objects_idle";
 const IN_USE: &str = "pool_objects_in_use";
@@ -69,7 +70,8 @@ const IN_USE: &str = "pool_objects_in_use";
 /// | `pool_objects_returned_total` | counter | `returned`: reset and given back |
 /// | `pool_objects_dropped_total{reason="capacity"}` | counter | `dropped_capacity`: returned to full tiers, dropped |
 /// | `pool_objects_dropped_total{reason="rotation"}` | counter | `dropped_rotation`: idle across two rotations, dropped |
-/// | `pool_objects_discarded_total` | counter | `discarded`: dropped during a panic, or their reset panicked |
+/// | `pool_objects_discarded_total` | counter | `discarded`: dropped during a panic, by `Pooled::discard`, or their reset panicked |
+/// | `pool_objects_rejected_total` | counter | `rejected`: refused on release by the pool's `retain` test |
 /// | `pool_objects_detached_total` | counter | `detached`: taken out with `Pooled::into_inner` |
 /// | `pool_objects_idle` | gauge | `idle`: idle in the pool now |
 /// | `pool_objects_in_use` | gauge | [`Stats::in_use`]: handed out and not back |
@@ -133,6 +135,7 @@ pub fn publish() {
         counter(CREATED).absolute(stats.created);
         counter(RETURNED).absolute(stats.returned);
         counter(DISCARDED).absolute(stats.discarded);
+        counter(REJECTED).absolute(stats.rejected);
         counter(DETACHED).absolute(stats.detached);
         for (tier, count) in [
             ("thread", stats.hits_local),
@@ -193,7 +196,12 @@ fn describe() {
     describe_counter!(
         DISCARDED,
         Unit::Count,
-        "Objects dropped instead of returned: their guard was dropped during a panic, or their reset panicked."
+        "Objects dropped instead of returned: their guard was dropped during a panic, by Pooled::discard, or their reset panicked."
+    );
+    describe_counter!(
+        REJECTED,
+        Unit::Count,
+        "Objects dropped on release because the pool's retain test refused them."
     );
     describe_counter!(
         DETACHED,
@@ -204,7 +212,7 @@ fn describe() {
     describe_gauge!(
         IN_USE,
         Unit::Count,
-        "Objects handed out and not yet returned, discarded or detached."
+        "Objects handed out and not yet returned, discarded, rejected or detached."
     );
 }
 

@@ -8,17 +8,18 @@
 //! site that names the pool.
 
 use std::fmt;
+use std::ptr::NonNull;
 
-use crate::config::PoolConfig;
+use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
 use crate::local::LocalCache;
 use crate::padded::Boxed;
 use crate::reset::Reset;
 use crate::shared::Graveyard;
-use crate::state::PoolState;
+use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
-use crate::sync::{AtomicU64, LocalKey, Ordering};
+use crate::sync::{AtomicU64, LocalKey, Ordering, ThreadLocal};
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
 /// store with a victim tier (the [crate docs](crate#how-it-works) draw the
@@ -59,11 +60,65 @@ use crate::sync::{AtomicU64, LocalKey, Ordering};
 /// ```
 pub struct Pool<T: Reset + Send + 'static> {
     pub(crate) config: PoolConfig<T>,
-    local: Option<&'static LocalKey<LocalCache<T>>>,
-    pub(crate) state: &'static PoolState<T>,
-    /// Returns an object to this pool, with this pool and its thread-local
-    /// named statically (see [`release`](crate::__private::release)).
-    pub(crate) release: fn(crate::__private::Released<T>),
+    local: Caches<T>,
+    pub(crate) state: StateRef<T>,
+    /// Returns an object to this pool: for a static, with this pool and its
+    /// thread-local named statically (see
+    /// [`release`](crate::__private::release)); for a run-time pool, then
+    /// gives back the guard's count on the pool.
+    pub(crate) release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
+    /// For a run-time pool: gives back the count on the pool a guard holds
+    /// (`crate::runtime`). `None` for a static.
+    unref: Option<unsafe fn(NonNull<Pool<T>>)>,
+}
+
+/// Where a pool's per-thread caches live.
+pub(crate) enum Caches<T: Reset + Send + 'static> {
+    /// No thread cache (the loom models pass caches by hand).
+    None,
+    /// The `thread_local!` that `pool!` declares. A constant in a pool
+    /// static, so the compiler folds the `match` on the fast paths away.
+    Static(&'static LocalKey<LocalCache<T>>),
+    /// A run-time pool's own per-object thread-locals.
+    Owned(OwnedCaches<T>),
+}
+
+/// A run-time pool's [`ThreadLocal`], in its allocation
+/// (`crate::runtime`), which outlives every `Pool` that points to it.
+pub(crate) struct OwnedCaches<T: Reset + Send + 'static>(NonNull<ThreadLocal<LocalCache<T>>>);
+
+// SAFETY: a shared reference to a `ThreadLocal<LocalCache<T>>`, which is
+// `Sync` (`LocalCache<T>: Send`), kept alive by its run-time pool.
+unsafe impl<T: Reset + Send + 'static> Send for OwnedCaches<T> {}
+// SAFETY: as above.
+unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
+
+impl<T: Reset + Send + 'static> OwnedCaches<T> {
+    /// # Safety
+    ///
+    /// `caches` must outlive every use of the returned value.
+    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<LocalCache<T>>>) -> Self {
+        OwnedCaches(caches)
+    }
+
+    /// The calling thread's cache, made (and registered) on first use.
+    #[inline(always)]
+    fn get(&self, state: StateRef<T>) -> &LocalCache<T> {
+        // SAFETY: the promise made to `OwnedCaches::new`.
+        let caches = unsafe { self.0.as_ref() };
+        // `get`, inlined, for a thread that has its cache; `get_or` (not
+        // inlined by the crate) only for its first use.
+        match caches.get() {
+            Some(cache) => cache,
+            None => Self::first_use(caches, state),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn first_use(caches: &ThreadLocal<LocalCache<T>>, state: StateRef<T>) -> &LocalCache<T> {
+        caches.get_or(|| LocalCache::with_state(state))
+    }
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {
@@ -105,13 +160,34 @@ impl<T: Reset + Send + 'static> Pool<T> {
         config: PoolConfig<T>,
         local: Option<&'static LocalKey<LocalCache<T>>>,
         state: &'static PoolState<T>,
-        release: fn(crate::__private::Released<T>),
+        release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
     ) -> Self {
         Pool {
             config,
-            local,
+            local: match local {
+                Some(key) => Caches::Static(key),
+                None => Caches::None,
+            },
+            state: StateRef::from_static(state),
+            release,
+            unref: None,
+        }
+    }
+
+    /// Builds a run-time pool's `Pool`, from pointers into its allocation.
+    pub(crate) fn owned(
+        config: PoolConfig<T>,
+        caches: OwnedCaches<T>,
+        state: StateRef<T>,
+        release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
+        unref: Option<unsafe fn(NonNull<Pool<T>>)>,
+    ) -> Self {
+        Pool {
+            config,
+            local: Caches::Owned(caches),
             state,
             release,
+            unref,
         }
     }
 
@@ -133,17 +209,62 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// ```
     #[inline]
     pub fn acquire(&'static self) -> Pooled<T> {
+        let value = self.take_here();
+        // SAFETY: `self` is `'static`, so it outlives the guard. A pool
+        // reached as `&'static` is a static or a generic struct's leaked
+        // pool, neither of which has an `unref` (a run-time pool's `Pool`
+        // is only reached through its handle, `PoolHandle::acquire`), so
+        // the guard has no count to give back.
+        unsafe { Pooled::new(value, NonNull::from(self)) }
+    }
+
+    /// Acquires through the calling thread's cache.
+    #[inline(always)]
+    pub(crate) fn take_here(&self) -> Boxed<T> {
         let now = epoch::epoch().now();
-        let value = match self.local {
-            Some(key) => match key.try_with(|cache| self.take(Some(cache), now)) {
+        match &self.local {
+            Caches::Static(key) => match key.try_with(|cache| self.take(Some(cache), now)) {
                 Ok(value) => value,
                 // This thread's cache is gone (we are in a thread-local
                 // destructor): go without it.
                 Err(_) => self.take(None, now),
             },
-            None => self.take(None, now),
-        };
-        Pooled::new(value, self)
+            Caches::Owned(caches) => self.take(Some(caches.get(self.state)), now),
+            Caches::None => self.take(None, now),
+        }
+    }
+
+    /// Makes objects until the shared store holds `n` idle ones (at most
+    /// [`capacity`](PoolConfig::capacity)), so that a burst on any thread
+    /// is served without calling the constructor. Returns how many it made.
+    ///
+    /// The objects wait in the shared primary tier, where every thread's
+    /// first acquires find them (a thread's first miss also refills half
+    /// its cache from them). They are counted as
+    /// [`created`](Stats::created) and [`returned`](Stats::returned), so
+    /// [`idle`](Stats::idle) includes them. Like every idle object they
+    /// age: unused across two [rotations](crate::rotate), they are dropped.
+    /// The constructor runs on the calling thread, with no lock held.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096)).capacity(16);
+    /// }
+    ///
+    /// assert_eq!(BUFFERS.prefill(32), 16); // bounded by `capacity`
+    /// assert_eq!(BUFFERS.prefill(8), 0); // the store already holds 8
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.created, stats.idle), (16, 16));
+    ///
+    /// let buf = BUFFERS.acquire(); // no constructor call
+    /// assert!(buf.capacity() >= 4096);
+    /// assert_eq!(BUFFERS.stats().created, 16);
+    /// ```
+    pub fn prefill(&self, n: usize) -> usize {
+        self.state
+            .prefill(n, self.config.capacity, || self.config.create.call())
     }
 
     /// A snapshot of this pool's counters. See [`Stats`].
@@ -164,7 +285,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Acquires with `cache` as this thread's cache.
     #[inline]
-    pub(crate) fn take(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+    pub(crate) fn take(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
             return value;
         }
@@ -173,14 +294,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     #[cold]
     #[inline(never)]
-    fn take_slow(&'static self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+    fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         let (found, dead) = match cache {
             Some(cache) => cache.refill(now, &self.config),
             None => self.state.take_uncached(now),
         };
         let Some(value) = found else {
             drop(dead);
-            return self.state.create(self.config.create);
+            return self.state.create(|| self.config.create.call());
         };
         // The object is this acquire's from here on. If a destructor in
         // `dead` panics, the unwind drops it as it drops a guard: counted
@@ -192,10 +313,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Resets `value` and returns it to the pool.
     #[inline(always)]
-    pub(crate) fn put(&'static self, mut value: Boxed<T>) {
+    pub(crate) fn put(&self, mut value: Boxed<T>) {
         self.reset(&mut value);
-        let Some(key) = self.local else {
-            return self.put_slow(None, value);
+        // A constant `None` for a `pool!` without `retain`, which the
+        // compiler folds away in the release `pool!` generates.
+        if let Some(retain) = &self.config.retain {
+            if !self.retains(retain, &value) {
+                return self.reject(value);
+            }
+        }
+        let key = match &self.local {
+            Caches::Static(key) => key,
+            Caches::Owned(caches) => {
+                let now = epoch::epoch().now();
+                return self.give(Some(caches.get(self.state)), value, now);
+            }
+            Caches::None => return self.put_slow(None, value),
         };
         let now = epoch::epoch().now();
         let mut value = Some(value);
@@ -215,20 +348,34 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused).
     #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
-        struct DiscardOnUnwind<'a>(&'a AtomicU64);
-        impl Drop for DiscardOnUnwind<'_> {
-            fn drop(&mut self) {
-                self.0.fetch_add(1, Ordering::Relaxed);
-            }
-        }
         let on_unwind = DiscardOnUnwind(self.state.discarded());
         value.reset();
         std::mem::forget(on_unwind);
     }
 
+    /// Runs the pool's `retain` predicate on a reset object. A predicate
+    /// that panics drops the object with the unwind, counted as discarded,
+    /// as a panicking `reset` does.
+    #[inline(never)]
+    fn retains(&self, retain: &Retain<T>, value: &T) -> bool {
+        let on_unwind = DiscardOnUnwind(self.state.discarded());
+        let keep = retain.call(value);
+        std::mem::forget(on_unwind);
+        keep
+    }
+
+    /// Drops an object the `retain` predicate refused, counted as
+    /// rejected. No lock is held: its destructor is user code.
+    #[cold]
+    #[inline(never)]
+    fn reject(&self, value: Boxed<T>) {
+        self.state.reject();
+        drop(value);
+    }
+
     /// Returns an already reset `value` with `cache` as this thread's cache.
     #[inline(always)]
-    pub(crate) fn give(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
+    pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
         match cache {
             Some(cache) => {
                 if let Err(value) = cache.push(value, now) {
@@ -242,7 +389,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Files `value` when the thread cache is full, gone or disabled.
     #[cold]
     #[inline(never)]
-    fn put_slow(&'static self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
+    fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
         let dead: Graveyard<Boxed<T>> = match cache {
             Some(cache) => cache.spill(value, &self.config),
             None => self.state.put_uncached(value, self.config.capacity),
@@ -250,7 +397,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         drop(dead);
     }
 
-    /// Counts an object dropped by its guard during a panic.
+    /// Counts an object dropped by its guard during a panic, or by
+    /// [`Pooled::discard`], and drops it.
     pub(crate) fn discard(&self, value: Boxed<T>) {
         self.state.discarded().fetch_add(1, Ordering::Relaxed);
         drop(value);
@@ -260,19 +408,68 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn detach(&self) {
         self.state.detach();
     }
+
+    /// Gives back the count a guard holds on a run-time pool; nothing for
+    /// a static.
+    ///
+    /// # Safety
+    ///
+    /// `pool` is a guard's pool, and the guard is done with it: no
+    /// reference to the pool may be used after this call.
+    pub(crate) unsafe fn unref(pool: NonNull<Pool<T>>) {
+        // SAFETY: the guard's count keeps the pool alive up to here. The
+        // field is copied out, so no reference to the pool is live when
+        // `unref` may free it.
+        let unref = unsafe { (*pool.as_ptr()).unref };
+        if let Some(unref) = unref {
+            // SAFETY: the caller gives up its count, as `unref` asks.
+            unsafe { unref(pool) };
+        }
+    }
+}
+
+/// Gives back a guard's count on its pool when dropped, so that a panic in
+/// a destructor, a `reset` or a `retain` test on the way cannot keep a
+/// run-time pool alive for ever.
+pub(crate) struct Unref<T: Reset + Send + 'static>(NonNull<Pool<T>>);
+
+impl<T: Reset + Send + 'static> Unref<T> {
+    /// # Safety
+    ///
+    /// As for [`Pool::unref`], from the moment this is dropped.
+    pub(crate) unsafe fn new(pool: NonNull<Pool<T>>) -> Self {
+        Unref(pool)
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Unref<T> {
+    fn drop(&mut self) {
+        // SAFETY: the promise made to `Unref::new`.
+        unsafe { Pool::unref(self.0) };
+    }
+}
+
+/// Counts an object as discarded if dropped: forgotten once the user code
+/// it guards has returned, so it costs nothing unless that code panics.
+struct DiscardOnUnwind<'a>(&'a AtomicU64);
+
+impl Drop for DiscardOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// An object an acquire has taken but not yet handed out; discarded if
 /// dropped before [`Held::into_inner`].
-struct Held<T: Reset + Send + 'static>(Option<Boxed<T>>, &'static Pool<T>);
+struct Held<'a, T: Reset + Send + 'static>(Option<Boxed<T>>, &'a Pool<T>);
 
-impl<T: Reset + Send + 'static> Held<T> {
+impl<T: Reset + Send + 'static> Held<'_, T> {
     fn into_inner(mut self) -> Boxed<T> {
         self.0.take().expect("taken only here")
     }
 }
 
-impl<T: Reset + Send + 'static> Drop for Held<T> {
+impl<T: Reset + Send + 'static> Drop for Held<'_, T> {
     fn drop(&mut self) {
         if let Some(value) = self.0.take() {
             self.1.discard(value);
@@ -310,14 +507,16 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 /// [`thread_capacity`](PoolConfig::thread_capacity). `T` must implement
 /// [`Reset`] and `Send`.
 ///
-/// A `static` cannot be generic, so neither can a pool; declare one pool
-/// per concrete type.
+/// A `static` cannot be generic, so neither can a pool declared here;
+/// declare one pool per concrete type, derive `Poolable` on a generic
+/// struct (each instantiation gets a pool of its own), or make pools at run
+/// time with [`Pool::builder`].
 ///
 /// The initializer is evaluated at compile time, so it cannot use run-time
 /// values. A `move` closure as the constructor gets
 /// ``error: a `pool!` static is made at compile time, so its constructor
 /// cannot capture variables ...``, which names the way out: a pool made at
-/// run time with `Pool::builder`. Other run-time values reach rustc's own
+/// run time with [`Pool::builder`]. Other run-time values reach rustc's own
 /// errors first, whose suggestions do not fit a pool: `E0435` ("attempt to
 /// use a non-constant value in a constant", "consider using `let`") for a
 /// closure that borrows a local, and `E0015` ("cannot call non-const
@@ -382,7 +581,7 @@ macro_rules! pool {
                 }
                 (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
             },
-            |value| $crate::__private::release(&$name, value),
+            |_, value| $crate::__private::release(&$name, value),
         );
     };
 }

@@ -209,6 +209,11 @@ impl<T> Locked<'_, T> {
         self.graveyard.bury(dead);
     }
 
+    /// How many objects both tiers hold.
+    pub(crate) fn len(&self) -> usize {
+        self.tiers.len()
+    }
+
     /// How many more objects fit under `capacity`, the bound on both tiers
     /// together.
     fn room(&self, capacity: usize) -> usize {

@@ -79,8 +79,14 @@ pub struct Stats {
     /// Idle objects dropped by rotation (idle across two rotations).
     pub dropped_rotation: u64,
     /// Objects dropped instead of returned: their guard was dropped during a
-    /// panic, or their `reset` panicked.
+    /// panic, their `reset` panicked, or their user called
+    /// [`Pooled::discard`](crate::Pooled::discard).
     pub discarded: u64,
+    /// Released objects dropped, after their reset, because the pool's
+    /// `retain` predicate refused them
+    /// ([`PoolConfig::retain`](crate::PoolConfig::retain)). Not counted in
+    /// `returned`.
+    pub rejected: u64,
     /// Objects taken out of the pool for good with
     /// [`Pooled::into_inner`](crate::Pooled::into_inner).
     pub detached: u64,
@@ -111,7 +117,8 @@ impl Stats {
         self.created + self.reused()
     }
 
-    /// Objects handed out and not yet returned, discarded or detached.
+    /// Objects handed out and not yet returned, discarded, rejected or
+    /// detached.
     ///
     /// ```
     /// use pool_core::{Pool, pool};
@@ -125,7 +132,7 @@ impl Stats {
     /// ```
     pub fn in_use(&self) -> u64 {
         self.acquired()
-            .saturating_sub(self.returned + self.discarded + self.detached)
+            .saturating_sub(self.returned + self.discarded + self.rejected + self.detached)
     }
 }
 
@@ -142,6 +149,7 @@ impl Stats {
             dropped_capacity,
             dropped_rotation,
             discarded,
+            rejected,
             detached,
             idle,
         } = *other;
@@ -153,6 +161,7 @@ impl Stats {
         self.dropped_capacity += dropped_capacity;
         self.dropped_rotation += dropped_rotation;
         self.discarded += discarded;
+        self.rejected += rejected;
         self.detached += detached;
         self.idle += idle;
     }
@@ -175,6 +184,7 @@ pub(crate) struct Counters {
     /// Returns that did not go through a thread cache.
     pub(crate) returned: AtomicU64,
     pub(crate) discarded: AtomicU64,
+    pub(crate) rejected: AtomicU64,
     pub(crate) detached: AtomicU64,
 }
 
@@ -185,6 +195,7 @@ impl Counters {
                 created: AtomicU64::new(0),
                 returned: AtomicU64::new(0),
                 discarded: AtomicU64::new(0),
+                rejected: AtomicU64::new(0),
                 detached: AtomicU64::new(0),
             }
         }

@@ -71,7 +71,7 @@
 use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Index, Member, Path};
+use syn::{DeriveInput, Index, Member, Path, WhereClause, parse_quote};
 
 use crate::ast::{Data, Field, Input};
 use crate::ctxt::Ctxt;
@@ -96,12 +96,18 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     let Data::Struct(fields) = &input.data else {
         unreachable!("`valid::check` rejects enums and unions")
     };
-    let reset = reset_body(krate, ident, fields);
+    let generic = !input.original.generics.params.is_empty();
+    let reset = reset_body(krate, ident, fields, generic);
     let create = if let Some(new) = &input.attrs.new {
         // Through a typed `let`, so a constructor of the wrong type is
         // reported at the path as "expected `fn() -> Request`".
         let path = &new.value;
         quote_spanned!(at(path.span())=> let __create: fn() -> Self = #path; __create())
+    } else if generic {
+        // `Self`: the bare name would lack its parameters.
+        quote_spanned! {at(ident.span())=>
+            <Self as #krate::__private::CreateDefault>::create_default()
+        }
     } else {
         quote_spanned! {at(ident.span())=>
             <#ident as #krate::__private::CreateDefault>::create_default()
@@ -115,10 +121,34 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
         let count = &set.value;
         quote!(.thread_capacity(#count))
     });
+    let config = quote! {
+        #krate::Pool::new(<Self as #krate::Poolable>::create)
+            #capacity
+            #thread_capacity
+    };
+    let pool = if generic {
+        // A `static` cannot be generic: each instantiation's pool is made
+        // at run time on first use, and found by its type.
+        quote! { #krate::__private::generic_pool::<Self>(|| #config) }
+    } else {
+        quote! {
+            #krate::pool! {
+                @named ::core::stringify!(#ident) =>
+                static __POOL: #krate::Pool<#ident> =
+                    #krate::Pool::new(<#ident as #krate::Poolable>::create)
+                        #capacity
+                        #thread_capacity;
+            }
+            &__POOL
+        }
+    };
+    let (reset_where, poolable_where) = generic_bounds(krate, input, fields);
+    let reset_where = reset_where.as_ref().or(where_clause);
+    let poolable_where = poolable_where.as_ref().or(where_clause);
     quote! {
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {
                 #[inline]
                 fn reset(&mut self) {
                     #reset
@@ -126,7 +156,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics #krate::Poolable for #ident #ty_generics #where_clause {
+            impl #impl_generics #krate::Poolable for #ident #ty_generics #poolable_where {
                 #[inline]
                 fn create() -> Self {
                     #create
@@ -134,18 +164,50 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
 
                 #[inline]
                 fn pool() -> &'static #krate::Pool<Self> {
-                    #krate::pool! {
-                        @named ::core::stringify!(#ident) =>
-                        static __POOL: #krate::Pool<#ident> =
-                            #krate::Pool::new(<#ident as #krate::Poolable>::create)
-                                #capacity
-                                #thread_capacity;
-                    }
-                    &__POOL
+                    #pool
                 }
             }
         };
     }
+}
+
+/// For a generic struct, the where clauses of the two impls: the reset
+/// needs each field's reset to exist for the parameters (`Vec<T>: Reset`,
+/// or `T: Default` for a `default` field), and `Poolable` needs its
+/// supertraits and, without `new`, a `Default`. `None` for a struct with
+/// no parameters, whose impls keep the user's where clause (none).
+fn generic_bounds(
+    krate: &Path,
+    input: &Input<'_>,
+    fields: &[Field<'_>],
+) -> (Option<WhereClause>, Option<WhereClause>) {
+    let generics = &input.original.generics;
+    if generics.params.is_empty() {
+        return (None, None);
+    }
+    let mut reset = generics.clone();
+    let predicates = &mut reset.make_where_clause().predicates;
+    for field in fields {
+        let (ty, attrs) = (field.ty, &field.attrs);
+        if attrs.skip.is_some() || attrs.reset.is_some() {
+            continue;
+        }
+        if attrs.default.is_some() {
+            predicates.push(parse_quote!(#ty: ::core::default::Default));
+        } else {
+            predicates.push(parse_quote!(#ty: #krate::Reset));
+        }
+        if attrs.max_capacity.is_some() {
+            predicates.push(parse_quote!(#ty: #krate::__private::MaxCapacity));
+        }
+    }
+    let mut poolable = reset.clone();
+    let predicates = &mut poolable.make_where_clause().predicates;
+    predicates.push(parse_quote!(Self: ::core::marker::Send + 'static));
+    if input.attrs.new.is_none() {
+        predicates.push(parse_quote!(Self: #krate::__private::CreateDefault));
+    }
+    (reset.where_clause, poolable.where_clause)
 }
 
 /// The body of `Reset::reset`.
@@ -159,9 +221,12 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
 /// then runs `clear` (the per-field statements, when they agree) or
 /// `restore` (which copies the fields that differ back from the template
 /// with `clone_from`).
-fn reset_body(krate: &Path, ident: &Ident, fields: &[Field<'_>]) -> TokenStream {
+fn reset_body(krate: &Path, ident: &Ident, fields: &[Field<'_>], generic: bool) -> TokenStream {
     let this = quote!(self);
-    if !fields.iter().any(Field::is_plain) {
+    // A generic struct's reset cannot hold a `static` template (statics
+    // cannot be generic), so it is the plain per-field one: its fields get
+    // their types' `Reset`, as the derive's docs say.
+    if generic || !fields.iter().any(Field::is_plain) {
         let clear = fields
             .iter()
             .map(|field| clear_field(krate, ident, &this, field));
@@ -244,7 +309,7 @@ fn clear_field(krate: &Path, ident: &Ident, this: &TokenStream, field: &Field<'_
     } else if attrs.default.is_some() {
         quote_spanned!(span=> #this.#member = <#ty as ::core::default::Default>::default();)
     } else if let Some(reset) = &attrs.reset {
-        let path = unself(reset.value.to_token_stream(), ident);
+        let path = in_nested_fn(this, reset.value.to_token_stream(), ident);
         // The whole call at the path, so a function of the wrong type is
         // reported there rather than across the field.
         let span = reset.value.span();
@@ -302,17 +367,29 @@ fn shrink_field(
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
     attrs.max_capacity.as_ref().map(|max| {
-        let max = unself(max.value.to_token_stream(), ident);
+        let max = in_nested_fn(this, max.value.to_token_stream(), ident);
         quote_spanned! {span=>
             <#ty as #krate::__private::MaxCapacity>::shrink_past(&mut #this.#member, #max);
         }
     })
 }
 
+/// The user's `tokens` as they must be written where `this` is: unchanged
+/// in `reset` itself (`this` is `self`), with `Self` replaced in the
+/// template's nested functions (`this` is `__this`).
+fn in_nested_fn(this: &TokenStream, tokens: TokenStream, ident: &Ident) -> TokenStream {
+    if this.to_string() == "self" {
+        tokens
+    } else {
+        unself(tokens, ident)
+    }
+}
+
 /// `tokens` with each `Self` replaced by the struct's name: the reset's
 /// statements live in nested functions, where `Self` does not resolve, and
-/// the user may write `#[pool(reset = Self::clear_scores)]`. The struct is
-/// not generic (see `valid`), so its name is the whole of `Self`.
+/// the user may write `#[pool(reset = Self::clear_scores)]`. Only a
+/// non-generic struct's reset has nested functions, so its name is the
+/// whole of `Self`.
 fn unself(tokens: TokenStream, ident: &Ident) -> TokenStream {
     tokens
         .into_iter()
@@ -565,7 +642,7 @@ mod tests {
     fn every_error_is_reported_at_once_with_a_stub_impl() {
         let input: DeriveInput = parse_quote! {
             #[pool(capcity = 1, thread_capacity = "lots")]
-            struct Request<T> {
+            struct Request<'a, T> {
                 #[pool(skip, default)]
                 a: u8,
                 #[pool(max_capacity)]
@@ -583,7 +660,7 @@ mod tests {
             .count();
         assert_eq!(
             errors, 5,
-            "unknown key, wrong value, conflict, no value, generics"
+            "unknown key, wrong value, conflict, no value, lifetime"
         );
         let stub = quote!(#(#items)*).to_string();
         assert!(

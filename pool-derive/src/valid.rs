@@ -136,17 +136,19 @@ fn check_shape(cx: &Ctxt, input: &Input<'_>) {
     );
 }
 
-/// A derived pool is a `static`, and a static cannot be generic.
+/// Type and const parameters are fine (each instantiation gets a pool of
+/// its own); a lifetime is not: a pool keeps its objects past any borrow.
 fn check_generics(cx: &Ctxt, input: &Input<'_>) {
     let generics = &input.original.generics;
-    if generics.params.is_empty() {
+    if generics.lifetimes().next().is_none() {
         return;
     }
     cx.error_spanned_by(
         generics,
-        "`Poolable` cannot be derived for a generic struct: its pool is a `static`, and a static \
-         cannot be generic; implement `Poolable` by hand for each concrete type you pool, declaring \
-         its pool with `pool_core::pool!` (see the docs of `pool_core::Poolable`)",
+        "`Poolable` cannot be derived for a struct with a lifetime parameter: its pool keeps \
+         objects for the life of the process, past any borrow; own the data instead (a `String` \
+         for a `&str`, a `Vec` for a slice), or implement `Poolable` by hand for a `'static` \
+         instance (see the docs of `pool_core::Poolable`)",
     );
 }
 

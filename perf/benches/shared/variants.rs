@@ -436,6 +436,9 @@ impl Statics for Person {
 /// The peer pools that are values shared between threads, for one object
 /// type.
 struct Shared<T: Statics> {
+    /// pool-core, a pool made at run time (`Pool::builder`), with the
+    /// static pool's configuration.
+    runtime: pool_core::PoolHandle<T>,
     object_pool: object_pool::Pool<T::ByValue>,
     opool: opool::Pool<Alloc, T::ByValue>,
     sharded_slab: sharded_slab::Pool<T>,
@@ -448,6 +451,10 @@ impl<T: Statics> Shared<T> {
     /// Each peer pool, new and empty.
     pub fn new() -> Self {
         Shared {
+            runtime: Pool::builder(T::create)
+                .capacity(CAPACITY)
+                .thread_capacity(THREAD_CAPACITY)
+                .build(),
             object_pool: object_pool::Pool::new(0, T::ByValue::create),
             opool: opool::Pool::new(CAPACITY, Alloc),
             sharded_slab: sharded_slab::Pool::new(),
@@ -464,6 +471,11 @@ impl<T: Statics> Shared<T> {
 fn round_trips<T: Statics>(shared: &Shared<T>, v: &mut impl pool_perf::round_trip::RoundTrips) {
     v.variant("pool", |i| {
         let mut s = T::core();
+        s.write(i);
+    });
+    let runtime = &shared.runtime;
+    v.variant("runtime", move |i| {
+        let mut s = runtime.acquire();
         s.write(i);
     });
     v.variant("box", |i| {

@@ -362,6 +362,106 @@ mod detach {
     }
 }
 
+mod discard {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    #[test]
+    fn discard_drops_the_object_and_the_next_acquire_makes_a_new_one() {
+        let _epoch = epoch_lock();
+        let mut obj = Obj::acquire();
+        obj.data.push(1);
+        let first = obj.id;
+        Pooled::discard(obj);
+        assert_eq!(Obj::live(), 0, "dropped, not cached");
+        let stats = Obj::pool().stats();
+        assert_eq!(
+            (stats.discarded, stats.returned, stats.idle, stats.in_use()),
+            (1, 0, 0, 0)
+        );
+        let next = Obj::acquire();
+        assert_ne!(next.id, first, "a new object, not the discarded one");
+        assert_eq!(Obj::pool().stats().created, 2);
+    }
+}
+
+mod prefill {
+    use super::*;
+    // No thread cache: every release goes to the shared store, which is
+    // what a prefill counts.
+    counted!(Obj, Pool::new(Obj::create).capacity(4).thread_capacity(0));
+
+    #[test]
+    fn prefill_fills_the_shared_store_up_to_capacity_and_acquires_then_make_nothing() {
+        let _epoch = epoch_lock();
+        assert_eq!(Obj::pool().prefill(10), 4, "bounded by capacity");
+        assert_eq!(Obj::live(), 4);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.created, stats.idle, stats.in_use()), (4, 4, 0));
+        assert_eq!(Obj::pool().prefill(3), 0, "the store already holds 3");
+
+        let mut held: Vec<_> = (0..4).map(|_| Obj::acquire()).collect();
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.created, stats.in_use()), (4, 4), "{stats:?}");
+        assert_eq!(stats.hits_primary, 4, "{stats:?}");
+        drop(held.pop());
+        // One back in the store: three more to make.
+        assert_eq!(Obj::pool().prefill(4), 3);
+        assert_eq!(Obj::live(), 7);
+    }
+}
+
+mod retain {
+    use super::*;
+    counted!(
+        Obj,
+        Pool::new(Obj::create).retain(|obj: &Obj| obj.data.capacity() <= 16)
+    );
+
+    #[test]
+    fn retain_drops_what_it_refuses_after_the_reset_and_keeps_the_rest() {
+        let _epoch = epoch_lock();
+        let mut kept = Obj::acquire();
+        kept.data.extend_from_slice(&[1; 16]); // fits the bound
+        let mut grown = Obj::acquire();
+        grown.data.extend_from_slice(&[1; 64]); // past it
+        let (kept_id, grown_id) = (kept.id, grown.id);
+        drop((kept, grown));
+        assert_eq!(Obj::live(), 1, "the grown one is dropped");
+        let stats = Obj::pool().stats();
+        assert_eq!(
+            (stats.returned, stats.rejected, stats.idle, stats.in_use()),
+            (1, 1, 1, 0)
+        );
+        let again = Obj::acquire();
+        assert_eq!(again.id, kept_id);
+        assert_ne!(again.id, grown_id);
+        assert!(again.data.is_empty(), "reset before it was tested and kept");
+    }
+}
+
+mod retain_panics {
+    use super::*;
+    counted!(
+        Obj,
+        Pool::new(Obj::create).retain(|obj: &Obj| {
+            assert!(obj.data.is_empty(), "the reset runs first");
+            panic!("a predicate that panics")
+        })
+    );
+
+    #[test]
+    fn a_retain_predicate_that_panics_discards_the_object() {
+        let _epoch = epoch_lock();
+        let mut obj = Obj::acquire();
+        obj.data.push(1);
+        assert!(catch_unwind(AssertUnwindSafe(|| drop(obj))).is_err());
+        assert_eq!(Obj::live(), 0);
+        let stats = Obj::pool().stats();
+        assert_eq!((stats.discarded, stats.rejected, stats.in_use()), (1, 0, 0));
+    }
+}
+
 mod reentrant {
     use super::*;
 

@@ -5,6 +5,8 @@
 //! nothing, including at a thread's exit, when loom drops the thread's
 //! locals and the cache hands its objects to the shared store.
 
+use std::ptr::NonNull;
+
 use loom::thread;
 
 use super::loom_support::{Obj, assert_nothing_lost_or_leaked, create, live};
@@ -15,7 +17,7 @@ use crate::{Pool, Pooled, rotate};
 const CAPACITY: usize = 2;
 
 loom::thread_local! {
-    static CACHE: LocalCache<Obj> = LocalCache::new(guarded().state);
+    static CACHE: LocalCache<Obj> = LocalCache::with_state(guarded().state);
 }
 
 loom::lazy_static! {
@@ -31,8 +33,8 @@ fn guarded() -> &'static Pool<Obj> {
     *GUARDED
 }
 
-/// What `pool!` generates: `|value| release(&POOL, value)`.
-fn release_guarded(value: Released<Obj>) {
+/// What `pool!` generates: `|_, value| release(&POOL, value)`.
+fn release_guarded(_: NonNull<Pool<Obj>>, value: Released<Obj>) {
     release(guarded(), value);
 }
 

@@ -69,12 +69,12 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
     let state = Box::leak(Box::new(PoolState::new("model")));
     // These models pass each thread's cache explicitly (`cache` below), so
     // the pool has no thread-local key, and no guard ever calls `release`.
-    Box::leak(Box::new(Pool::from_parts(config, None, state, |_| {})))
+    Box::leak(Box::new(Pool::from_parts(config, None, state, |_, _| {})))
 }
 
 /// A thread's cache for `pool`, as its `thread_local!` initializer makes it.
 pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
-    LocalCache::new(pool.state)
+    LocalCache::with_state(pool.state)
 }
 
 /// Acquires on the thread that owns `cache`, checking the object is clean

@@ -12,6 +12,8 @@ mod loom_reclaim;
 #[cfg(loom)]
 mod loom_rotation;
 #[cfg(loom)]
+mod loom_runtime;
+#[cfg(loom)]
 mod loom_shared;
 #[cfg(loom)]
 mod loom_support;

@@ -1,3 +1,6 @@
+// Type and const parameters derive: each instantiation gets its own pool.
+#![deny(warnings)]
+
 use pool_core::Poolable;
 
 #[derive(Poolable, Default)]
@@ -11,6 +14,6 @@ struct Fixed<const N: usize> {
 }
 
 fn main() {
-    let _ = Buffer::<u8>::acquire();
-    let _ = Fixed::<4>::acquire();
+    Buffer::<u8>::acquire().items.push(1);
+    Fixed::<4>::acquire().bytes.push(1);
 }

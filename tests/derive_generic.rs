@@ -1,0 +1,111 @@
+//! `#[derive(Poolable)]` on generic structs: each instantiation has its own
+//! pool (`Frame::<u8>::pool()` is not `Frame::<String>::pool()`), with its
+//! own statistics and the derive's reset, bounds and attributes. Each test
+//! uses instantiations of its own, so tests running in parallel share none.
+
+use pool_core::{Poolable, Reset};
+
+#[derive(Poolable, Default)]
+#[pool(capacity = 4, thread_capacity = 2)]
+struct Frame<T> {
+    data: Vec<T>,
+    #[pool(skip)]
+    generation: u32,
+}
+
+#[test]
+fn two_instantiations_use_their_own_pools_and_statistics() {
+    let mut bytes = Frame::<u8>::acquire();
+    bytes.data.extend_from_slice(b"abc");
+    bytes.generation = 7;
+    let mut strings = Frame::<String>::acquire();
+    strings.data.push("abc".to_owned());
+    drop((bytes, strings));
+
+    let again = Frame::<u8>::acquire();
+    assert!(again.data.is_empty(), "reset on return");
+    assert!(again.data.capacity() >= 3, "allocation kept");
+    assert_eq!(again.generation, 7, "a skipped field is left as it is");
+    drop(again);
+
+    let (u8s, strings) = (Frame::<u8>::pool().stats(), Frame::<String>::pool().stats());
+    assert_eq!((u8s.created, u8s.reused(), u8s.idle), (1, 1, 1), "{u8s:?}");
+    assert_eq!(
+        (strings.created, strings.reused(), strings.idle),
+        (1, 0, 1),
+        "{strings:?}"
+    );
+    assert!(std::ptr::eq(Frame::<u8>::pool(), Frame::<u8>::pool()));
+    assert!(!std::ptr::eq(
+        Frame::<u16>::pool() as *const _ as *const (),
+        Frame::<u32>::pool() as *const _ as *const ()
+    ));
+}
+
+#[test]
+fn the_attributes_apply_to_every_instantiation() {
+    assert_eq!(Frame::<i64>::pool().prefill(100), 4, "capacity = 4");
+    assert_eq!(Frame::<i64>::pool().stats().idle, 4);
+}
+
+#[test]
+fn other_threads_find_the_same_pool() {
+    drop(Frame::<char>::acquire());
+    let from_thread = std::thread::spawn(|| {
+        drop(Frame::<char>::acquire());
+        Frame::<char>::pool() as *const _ as usize
+    })
+    .join()
+    .unwrap();
+    assert_eq!(from_thread, Frame::<char>::pool() as *const _ as usize);
+    let stats = Frame::<char>::pool().stats();
+    assert_eq!(stats.acquired(), 2, "{stats:?}");
+}
+
+#[test]
+fn pools_lists_each_instantiation_under_its_type_name() {
+    drop(Frame::<bool>::acquire());
+    let names: Vec<_> = pool_core::pools().iter().map(|p| p.name()).collect();
+    assert!(
+        names.iter().any(|name| name.contains("Frame<bool>")),
+        "{names:?}"
+    );
+}
+
+/// A field of the parameter's type is reset with the parameter's `Reset`,
+/// which the derive asks for in its bounds.
+#[derive(Poolable, Default)]
+struct Slot<T> {
+    value: T,
+}
+
+#[derive(Default)]
+struct Counter(u32);
+
+impl Reset for Counter {
+    fn reset(&mut self) {
+        self.0 = 0;
+    }
+}
+
+#[test]
+fn a_field_of_the_parameter_type_is_reset_by_its_own_reset() {
+    let mut slot = Slot::<Counter>::acquire();
+    slot.value.0 = 5;
+    drop(slot);
+    assert_eq!(Slot::<Counter>::acquire().value.0, 0);
+}
+
+#[derive(Poolable, Default)]
+struct Fixed<const N: usize> {
+    bytes: Vec<u8>,
+}
+
+#[test]
+fn const_parameters_get_a_pool_per_value() {
+    drop(Fixed::<1>::acquire());
+    drop(Fixed::<2>::acquire());
+    drop(Fixed::<2>::acquire());
+    assert_eq!(Fixed::<1>::pool().stats().acquired(), 1);
+    assert_eq!(Fixed::<2>::pool().stats().acquired(), 2);
+}
