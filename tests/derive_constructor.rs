@@ -313,3 +313,42 @@ fn threads_racing_to_the_first_reset_all_see_the_constructors_values() {
         }
     });
 }
+
+/// A generic struct: its template lives in each instantiation's pool.
+#[derive(Poolable, Debug)]
+#[pool(new = Batch::new)]
+struct Batch<T: Send + 'static> {
+    limit: u32,
+    label: String,
+    items: Vec<T>,
+}
+
+impl<T: Send + 'static> Batch<T> {
+    fn new() -> Self {
+        Batch {
+            limit: 64,
+            label: String::from("batch"),
+            items: Vec::new(),
+        }
+    }
+}
+
+#[test]
+fn a_generic_struct_is_restored_per_instantiation() {
+    let mut numbers = Batch::<u8>::acquire();
+    numbers.limit = 0;
+    numbers.label.push_str(" of numbers");
+    numbers.items.push(7);
+    drop(numbers);
+    let mut words = Batch::<String>::acquire();
+    words.limit = 1;
+    words.items.push("seven".into());
+    drop(words);
+
+    let numbers = Batch::<u8>::acquire();
+    assert_eq!((numbers.limit, numbers.label.as_str()), (64, "batch"));
+    assert!(numbers.items.is_empty());
+    let words = Batch::<String>::acquire();
+    assert_eq!((words.limit, words.label.as_str()), (64, "batch"));
+    assert!(words.items.is_empty());
+}

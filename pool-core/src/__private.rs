@@ -91,6 +91,14 @@ pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Release
     pool.put(value.0);
 }
 
+/// The template of a generic derived struct's pool: a `static` cannot be
+/// generic, so the template of `Frame<T>` lives in the state of
+/// `Frame::<T>::pool()`, one per instantiation.
+#[inline]
+pub fn template_of<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> &'static Template<T> {
+    &pool.state.template
+}
+
 /// What the stub `acquire` of a derived struct that cannot be pooled (a
 /// field is not `Send`) returns, next to the derive's error: it derefs to
 /// the struct, so the user's code type-checks and adds no errors of its

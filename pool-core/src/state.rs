@@ -23,6 +23,7 @@ use crate::shared::{Graveyard, Shared};
 use crate::slot::Slots;
 use crate::stats::{Counters, Stats};
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
+use crate::template::Template;
 
 /// What a pool changes as it runs: its shared store and its counters.
 /// Declared by [`pool!`](crate::pool!) as a `static` of its own.
@@ -41,6 +42,9 @@ pub struct PoolState<T: Reset + Send + 'static> {
     /// state itself, `&'static`), the run-time pool's own allocation, held
     /// weakly, for a pool made with [`Pool::builder`](crate::Pool::builder).
     home: Option<Weak<dyn Rotate>>,
+    /// The constructor's values, for the reset of a generic derived struct,
+    /// whose template cannot be a `static` of its own (`crate::template`).
+    pub(crate) template: Template<T>,
 }
 
 /// A pointer to a pool's state, for the pool and its threads' caches: a
@@ -105,6 +109,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
                 registered: AtomicBool::new(false),
                 name,
                 home: None,
+                template: Template::new(),
             }
         }
     }

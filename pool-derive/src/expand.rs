@@ -97,7 +97,6 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
         unreachable!("`valid::check` rejects enums and unions")
     };
     let generic = !input.original.generics.params.is_empty();
-    let reset = reset_body(krate, ident, fields, generic);
     let create = if let Some(new) = &input.attrs.new {
         // Through a typed `let`, so a constructor of the wrong type is
         // reported at the path as "expected `fn() -> Request`".
@@ -145,6 +144,20 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     let (reset_where, poolable_where) = generic_bounds(krate, input, fields);
     let reset_where = reset_where.as_ref().or(where_clause);
     let poolable_where = poolable_where.as_ref().or(where_clause);
+    let shape = Shape {
+        ident,
+        ty: quote!(#ident #ty_generics),
+        fn_generics: quote!(#impl_generics),
+        turbofish: if generic {
+            let turbofish = ty_generics.as_turbofish();
+            quote!(#turbofish)
+        } else {
+            TokenStream::new()
+        },
+        fn_where: quote!(#reset_where),
+        generic,
+    };
+    let (reset, reset_where) = reset_body(krate, &shape, fields, reset_where);
     quote! {
         const _: () = {
             #[automatically_derived]
@@ -216,29 +229,39 @@ fn generic_bounds(
 /// `reset = path`) resets as its attributes say, one statement per field.
 /// Otherwise the plain fields must end up as the constructor makes them,
 /// which a field's own `Reset` may not give (`retries: 3`): the body goes
-/// through a `Template` (see `pool_core`'s `template` module), which on the
+/// through a `Template` (see `pool_core`'s `template` module: a `static` in
+/// `reset`, or for a generic struct the template in its pool's state), which on the
 /// first reset compares the constructor's output with a reset object, and
 /// then runs `clear` (the per-field statements, when they agree) or
 /// `restore` (which copies the fields that differ back from the template
 /// with `clone_from`).
-fn reset_body(krate: &Path, ident: &Ident, fields: &[Field<'_>], generic: bool) -> TokenStream {
+fn reset_body(
+    krate: &Path,
+    shape: &Shape<'_>,
+    fields: &[Field<'_>],
+    reset_where: Option<&WhereClause>,
+) -> (TokenStream, Option<WhereClause>) {
     let this = quote!(self);
-    // A generic struct's reset cannot hold a `static` template (statics
-    // cannot be generic), so it is the plain per-field one: its fields get
-    // their types' `Reset`, as the derive's docs say.
-    if generic || !fields.iter().any(Field::is_plain) {
+    if !fields.iter().any(Field::is_plain) {
         let clear = fields
             .iter()
-            .map(|field| clear_field(krate, ident, &this, field));
-        return quote!(#(#clear)*);
+            .map(|field| clear_field(krate, shape, &this, field));
+        return (quote!(#(#clear)*), reset_where.cloned());
     }
+    let Shape {
+        ty,
+        fn_generics,
+        turbofish,
+        fn_where,
+        ..
+    } = shape;
     let this = quote!(__this);
     let clear = fields
         .iter()
-        .map(|field| clear_field(krate, ident, &this, field));
+        .map(|field| clear_field(krate, shape, &this, field));
     let restore = fields
         .iter()
-        .map(|field| restore_field(krate, ident, field));
+        .map(|field| restore_field(krate, shape, field));
     let probes = fields.iter().filter(|field| field.is_plain()).map(|field| {
         let member = &field.member;
         quote! {
@@ -247,61 +270,110 @@ fn reset_body(krate: &Path, ident: &Ident, fields: &[Field<'_>], generic: bool) 
                 .probe(&mut __plan, &__template.#member, &__cleared.#member);
         }
     });
-    quote! {
+    // The plan makes objects with the constructor, so it needs `Poolable`:
+    // for a generic struct, a bound of the nested function and of the
+    // `Reset` impl (where it is met by the derive's own `Poolable` impl).
+    let mut plan_where = reset_where.cloned();
+    if shape.generic {
+        plan_where
+            .get_or_insert_with(|| parse_quote!(where))
+            .predicates
+            .push(parse_quote!(#ty: #krate::Poolable));
+    }
+    let functions = quote! {
         #[allow(clippy::inline_always, reason = "the clean case is the plain per-field reset")]
         #[inline(always)]
-        fn __pool_clear(__this: &mut #ident) {
+        fn __pool_clear #fn_generics (__this: &mut #ty) #fn_where {
             #(#clear)*
         }
-        fn __pool_restore(
-            __this: &mut #ident,
-            __template: &#ident,
+        fn __pool_restore #fn_generics (
+            __this: &mut #ty,
+            __template: &#ty,
             __cursor: &mut #krate::__private::Cursor<'_>,
-        ) {
+        ) #fn_where {
             #[allow(unused_imports)]
             use #krate::__private::{KindCloneEq as _, KindCloneOnly as _, KindTrusted as _};
             #(#restore)*
         }
-        fn __pool_plan() -> ::core::option::Option<#krate::__private::Restorer<#ident>> {
+        fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
+        #plan_where
+        {
             #[allow(unused_imports)]
             use #krate::__private::{
                 FreshTemplate as _, KindCloneEq as _, KindCloneOnly as _, KindTrusted as _,
                 ShareTemplate as _,
             };
-            let __template = #krate::__private::boxed(<#ident as #krate::Poolable>::create);
+            let __template = #krate::__private::boxed(<#ty as #krate::Poolable>::create);
             let mut __plan = #krate::__private::Plan::new();
             {
-                let mut __cleared = #krate::__private::boxed(<#ident as #krate::Poolable>::create);
+                let mut __cleared = #krate::__private::boxed(<#ty as #krate::Poolable>::create);
                 __pool_clear(&mut __cleared);
                 #(#probes)*
             }
-            (&&#krate::__private::Share::<#ident>::new()).restorer(
+            (&&#krate::__private::Share::<#ty>::new()).restorer(
                 __template,
                 __plan,
-                __pool_restore,
-                <#ident as #krate::Poolable>::create,
+                __pool_restore #turbofish,
+                <#ty as #krate::Poolable>::create,
             )
         }
+    };
+    if shape.generic {
+        // A `static` cannot be generic: the template lives in the state of
+        // this instantiation's pool.
+        let body = quote! {
+            #functions
+            let __template = #krate::__private::template_of(<Self as #krate::Poolable>::pool());
+            if __template.is_clean() {
+                __pool_clear(self);
+            } else {
+                __template.restore(self, __pool_clear #turbofish, __pool_plan #turbofish);
+            }
+        };
+        return (body, plan_where);
+    }
+    let body = quote! {
+        #functions
         #[cold]
         #[inline(never)]
-        fn __pool_restore_all(__this: &mut #ident) {
+        fn __pool_restore_all(__this: &mut #ty) {
             __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
         }
-        static __POOL_TEMPLATE: #krate::__private::Template<#ident> =
+        static __POOL_TEMPLATE: #krate::__private::Template<#ty> =
             #krate::__private::Template::new();
         if __POOL_TEMPLATE.is_clean() {
             __pool_clear(self);
         } else {
             __pool_restore_all(self);
         }
-    }
+    };
+    (body, reset_where.cloned())
+}
+
+/// What the reset's statements need to know of the struct.
+struct Shape<'a> {
+    ident: &'a Ident,
+    /// The struct's type, with its parameters.
+    ty: TokenStream,
+    /// The struct's parameters, for the reset's nested functions.
+    fn_generics: TokenStream,
+    /// `::<T, ..>` to name those functions, empty for a non-generic struct.
+    turbofish: TokenStream,
+    /// The bounds of those functions: the `Reset` impl's.
+    fn_where: TokenStream,
+    generic: bool,
 }
 
 /// The statements that reset one field of `this`, as its attributes say:
 /// nothing for `skip`, a `Default` for `default`, the user's function for
 /// `reset`, else the field type's `Reset`; then the shrink for
 /// `max_capacity`.
-fn clear_field(krate: &Path, ident: &Ident, this: &TokenStream, field: &Field<'_>) -> TokenStream {
+fn clear_field(
+    krate: &Path,
+    shape: &Shape<'_>,
+    this: &TokenStream,
+    field: &Field<'_>,
+) -> TokenStream {
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
     let reset = if attrs.skip.is_some() {
@@ -309,7 +381,7 @@ fn clear_field(krate: &Path, ident: &Ident, this: &TokenStream, field: &Field<'_
     } else if attrs.default.is_some() {
         quote_spanned!(span=> #this.#member = <#ty as ::core::default::Default>::default();)
     } else if let Some(reset) = &attrs.reset {
-        let path = in_nested_fn(this, reset.value.to_token_stream(), ident);
+        let path = in_nested_fn(this, reset.value.to_token_stream(), shape);
         // The whole call at the path, so a function of the wrong type is
         // reported there rather than across the field.
         let span = reset.value.span();
@@ -326,7 +398,7 @@ fn clear_field(krate: &Path, ident: &Ident, this: &TokenStream, field: &Field<'_
     } else {
         quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member);)
     };
-    let shrink = shrink_field(krate, ident, this, field);
+    let shrink = shrink_field(krate, shape, this, field);
     quote!(#reset #shrink)
 }
 
@@ -336,15 +408,15 @@ fn clear_field(krate: &Path, ident: &Ident, this: &TokenStream, field: &Field<'_
 /// reset as in `clear`. The `ResetField` statement is the same tokens at the
 /// same span as in `clear`, so a field type without `Reset` is reported
 /// once.
-fn restore_field(krate: &Path, ident: &Ident, field: &Field<'_>) -> TokenStream {
+fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStream {
     let this = quote!(__this);
     if !field.is_plain() {
-        return clear_field(krate, ident, &this, field);
+        return clear_field(krate, shape, &this, field);
     }
     let Field { member, ty, .. } = field;
     let span = at(ty.span());
     let reset = quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member););
-    let shrink = shrink_field(krate, ident, &this, field);
+    let shrink = shrink_field(krate, shape, &this, field);
     quote! {
         if __cursor.differs() {
             (&&&#krate::__private::Probe::of(&__this.#member))
@@ -360,14 +432,14 @@ fn restore_field(krate: &Path, ident: &Ident, field: &Field<'_>) -> TokenStream 
 /// The shrink of a field with `#[pool(max_capacity = N)]`.
 fn shrink_field(
     krate: &Path,
-    ident: &Ident,
+    shape: &Shape<'_>,
     this: &TokenStream,
     field: &Field<'_>,
 ) -> Option<TokenStream> {
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
     attrs.max_capacity.as_ref().map(|max| {
-        let max = in_nested_fn(this, max.value.to_token_stream(), ident);
+        let max = in_nested_fn(this, max.value.to_token_stream(), shape);
         quote_spanned! {span=>
             <#ty as #krate::__private::MaxCapacity>::shrink_past(&mut #this.#member, #max);
         }
@@ -377,34 +449,39 @@ fn shrink_field(
 /// The user's `tokens` as they must be written where `this` is: unchanged
 /// in `reset` itself (`this` is `self`), with `Self` replaced in the
 /// template's nested functions (`this` is `__this`).
-fn in_nested_fn(this: &TokenStream, tokens: TokenStream, ident: &Ident) -> TokenStream {
+fn in_nested_fn(this: &TokenStream, tokens: TokenStream, shape: &Shape<'_>) -> TokenStream {
     if this.to_string() == "self" {
         tokens
+    } else if shape.generic {
+        let ty = &shape.ty;
+        unself(tokens, &quote!(<#ty>))
     } else {
-        unself(tokens, ident)
+        unself(tokens, &shape.ident.to_token_stream())
     }
 }
 
-/// `tokens` with each `Self` replaced by the struct's name: the reset's
-/// statements live in nested functions, where `Self` does not resolve, and
-/// the user may write `#[pool(reset = Self::clear_scores)]`. Only a
-/// non-generic struct's reset has nested functions, so its name is the
-/// whole of `Self`.
-fn unself(tokens: TokenStream, ident: &Ident) -> TokenStream {
+/// `tokens` with each `Self` replaced by `with` (the struct's name, or
+/// `<Frame<T>>` for a generic one): the reset's statements live in nested
+/// functions, where `Self` does not resolve, and the user may write
+/// `#[pool(reset = Self::clear_scores)]`.
+fn unself(tokens: TokenStream, with: &TokenStream) -> TokenStream {
     tokens
         .into_iter()
-        .map(|token| match token {
-            TokenTree::Ident(found) if found == "Self" => {
-                let mut name = ident.clone();
-                name.set_span(found.span());
-                TokenTree::Ident(name)
-            }
+        .flat_map(|token| match token {
+            TokenTree::Ident(found) if found == "Self" => with
+                .clone()
+                .into_iter()
+                .map(|mut token| {
+                    token.set_span(found.span());
+                    token
+                })
+                .collect::<Vec<_>>(),
             TokenTree::Group(group) => {
-                let mut inner = Group::new(group.delimiter(), unself(group.stream(), ident));
+                let mut inner = Group::new(group.delimiter(), unself(group.stream(), with));
                 inner.set_span(group.span());
-                TokenTree::Group(inner)
+                vec![TokenTree::Group(inner)]
             }
-            other => other,
+            other => vec![other],
         })
         .collect()
 }
