@@ -581,7 +581,21 @@ macro_rules! pool {
                 }
                 (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
             },
-            |_, value| $crate::__private::release(&$name, value),
+            {
+                // A named `fn` rather than a closure, so that it can be
+                // `inline(always)`: a derived struct's release, with the
+                // template's check in its reset, was otherwise called, not
+                // inlined (94 instructions per round trip instead of 89).
+                #[allow(clippy::inline_always)]
+                #[inline(always)]
+                fn __pool_core_release(
+                    _: ::core::ptr::NonNull<$ty>,
+                    value: $crate::__private::Released<<$ty as $crate::__private::PoolType>::Item>,
+                ) {
+                    $crate::__private::release(&$name, value)
+                }
+                __pool_core_release
+            },
         );
     };
 }
