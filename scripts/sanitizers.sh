@@ -26,7 +26,7 @@ target="$(rustc "+$toolchain" -vV | sed -n 's/^host: //p')"
 # thread stack, and ASan's instrumented frames overflow it (SEGV in the
 # child); the mem::forget test leaks an object on purpose, which
 # LeakSanitizer reports at exit. Both run in the plain `cargo test`.
-read -r -a tests <<< "${TESTS:---test stress --test panics --test reliability --test runtime_pool --test derive_generic -- --skip a_large_object_needs_no_more_stack_than_box_new --skip a_forgotten_guard_stays_held}"
+read -r -a tests <<< "${TESTS:---test stress --test panics --test reliability --test runtime_pool --test derive_generic --test derive_constructor -- --skip a_large_object_needs_no_more_stack_than_box_new --skip a_forgotten_guard_stays_held}"
 if [ $# -eq 0 ]; then
     set -- address thread
 fi
