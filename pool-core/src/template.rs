@@ -278,10 +278,10 @@ impl CloneOnly {
         plan.differs.push(true);
     }
 
-    /// Copies `template` into `field`, into the buffers `field` has.
+    /// Copies `template` into `field`, as [`CloneEq::copy`] does.
     #[inline]
     pub fn copy<F: Clone>(self, field: &mut F, template: &F) {
-        field.clone_from(template);
+        CloneEq.copy(field, template);
     }
 }
 

@@ -241,11 +241,11 @@ fn reset_body(
     fields: &[Field<'_>],
     reset_where: Option<&WhereClause>,
 ) -> (TokenStream, Option<WhereClause>) {
-    let this = quote!(self);
+    let this = This::Method;
     if !fields.iter().any(Field::is_plain) {
         let clear = fields
             .iter()
-            .map(|field| clear_field(krate, shape, &this, field));
+            .map(|field| clear_field(krate, shape, this, field));
         return (quote!(#(#clear)*), reset_where.cloned());
     }
     let Shape {
@@ -255,10 +255,10 @@ fn reset_body(
         fn_where,
         ..
     } = shape;
-    let this = quote!(__this);
+    let this = This::Nested;
     let clear = fields
         .iter()
-        .map(|field| clear_field(krate, shape, &this, field));
+        .map(|field| clear_field(krate, shape, this, field));
     let restore = fields
         .iter()
         .map(|field| restore_field(krate, shape, field));
@@ -368,12 +368,7 @@ struct Shape<'a> {
 /// nothing for `skip`, a `Default` for `default`, the user's function for
 /// `reset`, else the field type's `Reset`; then the shrink for
 /// `max_capacity`.
-fn clear_field(
-    krate: &Path,
-    shape: &Shape<'_>,
-    this: &TokenStream,
-    field: &Field<'_>,
-) -> TokenStream {
+fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -> TokenStream {
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
     let reset = if attrs.skip.is_some() {
@@ -381,13 +376,13 @@ fn clear_field(
     } else if attrs.default.is_some() {
         quote_spanned!(span=> #this.#member = <#ty as ::core::default::Default>::default();)
     } else if let Some(reset) = &attrs.reset {
-        let path = in_nested_fn(this, reset.value.to_token_stream(), shape);
+        let path = this.user_tokens(reset.value.to_token_stream(), shape);
         // The whole call at the path, so a function of the wrong type is
         // reported there rather than across the field.
         let span = reset.value.span();
         let member = respan(member, span);
         let this: TokenStream = this
-            .clone()
+            .to_token_stream()
             .into_iter()
             .map(|mut token| {
                 token.set_span(span);
@@ -409,14 +404,14 @@ fn clear_field(
 /// same span as in `clear`, so a field type without `Reset` is reported
 /// once.
 fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStream {
-    let this = quote!(__this);
+    let this = This::Nested;
     if !field.is_plain() {
-        return clear_field(krate, shape, &this, field);
+        return clear_field(krate, shape, this, field);
     }
     let Field { member, ty, .. } = field;
     let span = at(ty.span());
     let reset = quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member););
-    let shrink = shrink_field(krate, shape, &this, field);
+    let shrink = shrink_field(krate, shape, this, field);
     quote! {
         if __cursor.differs() {
             (&&&#krate::__private::Probe::of(&__this.#member))
@@ -433,30 +428,51 @@ fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStr
 fn shrink_field(
     krate: &Path,
     shape: &Shape<'_>,
-    this: &TokenStream,
+    this: This,
     field: &Field<'_>,
 ) -> Option<TokenStream> {
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
     attrs.max_capacity.as_ref().map(|max| {
-        let max = in_nested_fn(this, max.value.to_token_stream(), shape);
+        let max = this.user_tokens(max.value.to_token_stream(), shape);
         quote_spanned! {span=>
             <#ty as #krate::__private::MaxCapacity>::shrink_past(&mut #this.#member, #max);
         }
     })
 }
 
-/// The user's `tokens` as they must be written where `this` is: unchanged
-/// in `reset` itself (`this` is `self`), with `Self` replaced in the
-/// template's nested functions (`this` is `__this`).
-fn in_nested_fn(this: &TokenStream, tokens: TokenStream, shape: &Shape<'_>) -> TokenStream {
-    if this.to_string() == "self" {
-        tokens
-    } else if shape.generic {
-        let ty = &shape.ty;
-        unself(tokens, &quote!(<#ty>))
-    } else {
-        unself(tokens, &shape.ident.to_token_stream())
+/// Where the reset's statements are, and so what they call the object.
+#[derive(Clone, Copy)]
+enum This {
+    /// In `reset` itself: `self`.
+    Method,
+    /// In the template's nested functions: `__this`.
+    Nested,
+}
+
+impl This {
+    /// The user's `tokens` (a `reset = path`, a `max_capacity` value) as
+    /// they must be written here: unchanged in `reset`, where `Self`
+    /// resolves; with `Self` replaced in a nested function, where it does
+    /// not.
+    fn user_tokens(self, tokens: TokenStream, shape: &Shape<'_>) -> TokenStream {
+        match self {
+            This::Method => tokens,
+            This::Nested if shape.generic => {
+                let ty = &shape.ty;
+                unself(tokens, &quote!(<#ty>))
+            }
+            This::Nested => unself(tokens, &shape.ident.to_token_stream()),
+        }
+    }
+}
+
+impl ToTokens for This {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            This::Method => quote!(self).to_tokens(tokens),
+            This::Nested => quote!(__this).to_tokens(tokens),
+        }
     }
 }
 

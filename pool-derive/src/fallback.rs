@@ -24,43 +24,34 @@ pub(crate) fn expand(
     let error = error.to_compile_error();
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    if findings.not_send {
-        return quote! {
-            #error
-            const _: () = {
-                #[automatically_derived]
-                impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
-                    fn reset(&mut self) {}
-                }
-
-                #[automatically_derived]
-                impl #impl_generics #ident #ty_generics #where_clause {
-                    #[allow(dead_code)]
-                    fn acquire() -> #krate::__private::Unpoolable<Self> {
-                        ::core::unreachable!()
-                    }
-                }
-            };
-        };
-    }
-    // A generic stub must still meet `Poolable`'s supertraits, which the
-    // type parameters may not; a concrete type is left to the usual errors.
-    let mut poolable_generics = input.generics.clone();
-    if !poolable_generics.params.is_empty() {
-        poolable_generics
-            .make_where_clause()
-            .predicates
-            .push(parse_quote!(Self: ::core::marker::Send + 'static));
-    }
-    let poolable_where = &poolable_generics.where_clause;
-    quote! {
-        #error
-        const _: () = {
+    let reset = quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
+            fn reset(&mut self) {}
+        }
+    };
+    let poolable = if findings.not_send {
+        quote! {
             #[automatically_derived]
-            impl #impl_generics #krate::Reset for #ident #ty_generics #where_clause {
-                fn reset(&mut self) {}
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[allow(dead_code)]
+                fn acquire() -> #krate::__private::Unpoolable<Self> {
+                    ::core::unreachable!()
+                }
             }
-
+        }
+    } else {
+        // A generic stub must still meet `Poolable`'s supertraits, which the
+        // type parameters may not; a concrete type is left to the usual errors.
+        let mut poolable_generics = input.generics.clone();
+        if !poolable_generics.params.is_empty() {
+            poolable_generics
+                .make_where_clause()
+                .predicates
+                .push(parse_quote!(Self: ::core::marker::Send + 'static));
+        }
+        let poolable_where = &poolable_generics.where_clause;
+        quote! {
             #[automatically_derived]
             impl #impl_generics #krate::Poolable for #ident #ty_generics #poolable_where {
                 fn create() -> Self {
@@ -71,6 +62,13 @@ pub(crate) fn expand(
                     ::core::unreachable!()
                 }
             }
+        }
+    };
+    quote! {
+        #error
+        const _: () = {
+            #reset
+            #poolable
         };
     }
 }
