@@ -332,3 +332,95 @@ fn stress_clones_guards_and_rotations_racing_lose_and_leak_nothing() {
         assert_eq!(live.load(Ordering::SeqCst), 0, "every object dropped");
     }
 }
+
+/// An object that knows which pool made it.
+struct Tagged {
+    pool: usize,
+    scratch: Vec<u8>,
+}
+
+impl Reset for Tagged {
+    fn reset(&mut self) {
+        self.scratch.clear(); // the tag stays: it is what the pool made
+    }
+}
+
+fn tagged_pool(tag: usize) -> PoolHandle<Tagged> {
+    Pool::builder(move || Tagged {
+        pool: tag,
+        scratch: Vec::new(),
+    })
+    .build()
+}
+
+#[test]
+fn a_thread_using_many_run_time_pools_in_turn_gets_each_pools_own_objects() {
+    // A thread remembers the caches of the run-time pools it used last, in
+    // four entries: nine pools used in turn share entries and evict each
+    // other on every acquire and release.
+    let pools: Vec<_> = (0..9).map(tagged_pool).collect();
+    for _ in 0..50 {
+        for (tag, pool) in pools.iter().enumerate() {
+            let mut object = pool.acquire();
+            assert_eq!(object.pool, tag, "an object of this pool, not another's");
+            object.scratch.push(1);
+        }
+    }
+    for pool in &pools {
+        let stats = pool.stats();
+        assert_eq!((stats.created, stats.reused()), (1, 49), "{stats:?}");
+        assert_eq!(stats.hits_local, 49, "reused from this thread's cache");
+    }
+}
+
+#[test]
+fn a_pool_made_after_another_was_dropped_starts_with_its_own_empty_cache() {
+    // Each new pool may take the memory of the one dropped before it; the
+    // thread must not take the old pool's cache for the new pool's.
+    for tag in 0..20 {
+        let pool = tagged_pool(tag);
+        drop(pool.acquire());
+        let object = pool.acquire();
+        assert_eq!(object.pool, tag);
+        drop(object);
+        let stats = pool.stats();
+        assert_eq!((stats.created, stats.reused(), stats.idle), (1, 1, 1));
+    }
+}
+
+std::thread_local! {
+    static HELD: std::cell::RefCell<Vec<Pooled<Tagged>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+#[test]
+fn a_run_time_guard_kept_in_a_thread_local_goes_back_when_its_thread_exits() {
+    let pool = tagged_pool(7);
+    // The thread-local first used after the pool: destroyed before the
+    // thread's cache bookkeeping, it returns the object to the cache.
+    let handle = pool.clone();
+    thread::spawn(move || {
+        let object = handle.acquire();
+        HELD.with(|held| held.borrow_mut().push(object));
+    })
+    .join()
+    .unwrap();
+    // The thread-local first used before the pool: destroyed after the
+    // bookkeeping is gone, it returns the object to the shared store.
+    let handle = pool.clone();
+    thread::spawn(move || {
+        HELD.with(|_| ());
+        HELD.with(|held| held.borrow_mut().push(handle.acquire()));
+    })
+    .join()
+    .unwrap();
+    // Both returned, neither dropped as if the thread had panicked (the
+    // second thread may reuse the first one's object).
+    let stats = pool.stats();
+    assert_eq!(
+        (stats.returned, stats.in_use(), stats.discarded),
+        (2, 0, 0),
+        "{stats:?}"
+    );
+    assert_eq!(stats.idle, stats.created);
+}

@@ -19,6 +19,7 @@ use crate::reset::Reset;
 use crate::shared::Graveyard;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
+use crate::sync::memo::{self, Memo};
 use crate::sync::{AtomicU64, LocalKey, Ordering, ThreadLocal};
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
@@ -84,8 +85,12 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
 }
 
 /// A run-time pool's [`ThreadLocal`], in its allocation
-/// (`crate::runtime`), which outlives every `Pool` that points to it.
-pub(crate) struct OwnedCaches<T: Reset + Send + 'static>(NonNull<ThreadLocal<LocalCache<T>>>);
+/// (`crate::runtime`), which outlives every `Pool` that points to it, and
+/// the pool's id, the key of the threads' [`memo`].
+pub(crate) struct OwnedCaches<T: Reset + Send + 'static> {
+    caches: NonNull<ThreadLocal<LocalCache<T>>>,
+    id: u64,
+}
 
 // SAFETY: a shared reference to a `ThreadLocal<LocalCache<T>>`, which is
 // `Sync` (`LocalCache<T>: Send`), kept alive by its run-time pool.
@@ -96,29 +101,57 @@ unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
 impl<T: Reset + Send + 'static> OwnedCaches<T> {
     /// # Safety
     ///
-    /// `caches` must outlive every use of the returned value.
-    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<LocalCache<T>>>) -> Self {
-        OwnedCaches(caches)
+    /// `caches` must outlive every use of the returned value, and `id` must
+    /// be the pool's own, from [`next_pool_id`](crate::sync::next_pool_id).
+    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<LocalCache<T>>>, id: u64) -> Self {
+        OwnedCaches { caches, id }
     }
 
-    /// The calling thread's cache, made (and registered) on first use.
+    /// The calling thread's cache, made (and registered) on first use;
+    /// `None` once the thread is destroying its thread-locals.
     #[inline(always)]
-    fn get(&self, state: StateRef<T>) -> &LocalCache<T> {
-        // SAFETY: the promise made to `OwnedCaches::new`.
-        let caches = unsafe { self.0.as_ref() };
-        // `get`, inlined, for a thread that has its cache; `get_or` (not
-        // inlined by the crate) only for its first use.
-        match caches.get() {
-            Some(cache) => cache,
-            None => Self::first_use(caches, state),
-        }
+    fn get(&self, state: StateRef<T>) -> Option<&LocalCache<T>> {
+        // SAFETY: the promises made to `OwnedCaches::new`.
+        unsafe { cache_of(self.caches.as_ref(), self.id, state) }
     }
+}
 
-    #[cold]
-    #[inline(never)]
-    fn first_use(caches: &ThreadLocal<LocalCache<T>>, state: StateRef<T>) -> &LocalCache<T> {
-        caches.get_or(|| LocalCache::with_state(state))
+/// The calling thread's cache in a run-time pool's `caches`, made (and
+/// registered with `state`) on first use: from the thread's [`memo`], or
+/// through the `ThreadLocal`, and then recorded in the memo. `None` once
+/// the thread is destroying its thread-locals (see [`memo::Memo::Off`]).
+///
+/// # Safety
+///
+/// `caches` is the caches of the run-time pool whose id is `id`.
+#[inline(always)]
+pub(crate) unsafe fn cache_of<T: Reset + Send + 'static>(
+    caches: &ThreadLocal<LocalCache<T>>,
+    id: u64,
+    state: StateRef<T>,
+) -> Option<&LocalCache<T>> {
+    match memo::get(id) {
+        // SAFETY: recorded by `cache_slow`, on this thread, for the pool
+        // whose id this is (ids are never reused), which is alive: `caches`
+        // is its. So it is this thread's entry of `caches`, which stays
+        // where it is until the `ThreadLocal` is dropped, and which no
+        // other thread is handed while the memo is on (`memo`'s invariant).
+        Memo::Hit(cache) => Some(unsafe { cache.cast::<LocalCache<T>>().as_ref() }),
+        Memo::Miss => Some(cache_slow(caches, id, state)),
+        Memo::Off => None,
     }
+}
+
+#[cold]
+#[inline(never)]
+fn cache_slow<T: Reset + Send + 'static>(
+    caches: &ThreadLocal<LocalCache<T>>,
+    id: u64,
+    state: StateRef<T>,
+) -> &LocalCache<T> {
+    let cache = caches.get_or(|| LocalCache::with_state(state));
+    memo::set(id, NonNull::from(cache).cast());
+    cache
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {
@@ -229,7 +262,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // destructor): go without it.
                 Err(_) => self.take(None, now),
             },
-            Caches::Owned(caches) => self.take(Some(caches.get(self.state)), now),
+            Caches::Owned(caches) => self.take(caches.get(self.state), now),
             Caches::None => self.take(None, now),
         }
     }
@@ -313,20 +346,15 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Resets `value` and returns it to the pool.
     #[inline(always)]
-    pub(crate) fn put(&self, mut value: Boxed<T>) {
-        self.reset(&mut value);
-        // A constant `None` for a `pool!` without `retain`, which the
-        // compiler folds away in the release `pool!` generates.
-        if let Some(retain) = &self.config.retain {
-            if !self.retains(retain, &value) {
-                return self.reject(value);
-            }
-        }
+    pub(crate) fn put(&self, value: Boxed<T>) {
+        let Some(value) = self.prepare(value) else {
+            return;
+        };
         let key = match &self.local {
             Caches::Static(key) => key,
             Caches::Owned(caches) => {
                 let now = epoch::epoch().now();
-                return self.give(Some(caches.get(self.state)), value, now);
+                return self.give(caches.get(self.state), value, now);
             }
             Caches::None => return self.put_slow(None, value),
         };
@@ -341,6 +369,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
             // This thread's cache is gone: straight to the shared store.
             self.put_slow(None, value);
         }
+    }
+
+    /// Resets a released object and runs the pool's `retain` test on it:
+    /// the object to keep, or `None` if the test dropped it.
+    #[inline(always)]
+    pub(crate) fn prepare(&self, mut value: Boxed<T>) -> Option<Boxed<T>> {
+        self.reset(&mut value);
+        // A constant `None` for a `pool!` without `retain`, which the
+        // compiler folds away in the release `pool!` generates.
+        if let Some(retain) = &self.config.retain {
+            if !self.retains(retain, &value) {
+                self.reject(value);
+                return None;
+            }
+        }
+        Some(value)
     }
 
     /// Runs the user's `reset`, counting the object as discarded if it

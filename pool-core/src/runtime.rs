@@ -36,14 +36,15 @@ use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
 use crate::config::{Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Retain};
-use crate::epoch::Rotate;
+use crate::epoch::{self, Rotate};
 use crate::guard::Pooled;
 use crate::local::LocalCache;
-use crate::pool::{OwnedCaches, Pool};
+use crate::padded::Boxed;
+use crate::pool::{OwnedCaches, Pool, cache_of};
 use crate::reset::Reset;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
-use crate::sync::{Mutex, Owners, ThreadLocal, global, lock};
+use crate::sync::{Mutex, Owners, ThreadLocal, global, lock, next_pool_id};
 use crate::{__private::Released, PoolConfig};
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
@@ -213,6 +214,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
         release: fn(NonNull<Pool<T>>, Released<T>),
         unref: Option<unsafe fn(NonNull<Pool<T>>)>,
     ) -> Arc<Self> {
+        let id = next_pool_id();
         Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
             let base = weak.as_ptr().cast_mut();
             // SAFETY: `base` points into the allocation being made, whose
@@ -222,11 +224,11 @@ impl<T: Reset + Send + 'static> Inner<T> {
             // SAFETY: both point into the allocation, which outlives the
             // `Pool` that holds them (module docs: the `Pool` is dropped
             // first, and only used while the allocation lives); the state
-            // is made by `with_home` below.
+            // is made by `with_home` below, and `id` is this pool's own.
             let (state_ref, caches_ref) = unsafe {
                 (
                     StateRef::from_owned(NonNull::new_unchecked(state)),
-                    OwnedCaches::new(NonNull::new_unchecked(caches)),
+                    OwnedCaches::new(NonNull::new_unchecked(caches), id),
                 )
             };
             let (config, create, retain) = match recipe {
@@ -259,6 +261,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),
+                id,
             }
         })
     }
@@ -327,6 +330,8 @@ struct Inner<T: Reset + Send + 'static> {
     _retain: Option<RetainFn<T>>,
     /// The strong count's happens-before, for loom.
     owners: Owners,
+    /// The pool's id, the key of its threads' memo of their caches.
+    id: u64,
 }
 
 impl<T: Reset + Send + 'static> PoolHandle<T> {
@@ -342,7 +347,7 @@ impl<T: Reset + Send + 'static> PoolHandle<T> {
     /// ```
     #[inline]
     pub fn acquire(&self) -> Pooled<T> {
-        let value = self.inner.pool.take_here();
+        let value = self.inner.take();
         let inner = Arc::as_ptr(&self.inner);
         // SAFETY: the guard's count, given back by `release` or `unref`.
         unsafe { Arc::increment_strong_count(inner) };
@@ -397,6 +402,32 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
             .field("thread_capacity", &config.thread_capacity)
             .field("stats", &self.stats())
             .finish()
+    }
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// The calling thread's cache, made (and registered) on first use;
+    /// `None` once the thread is destroying its thread-locals.
+    #[inline(always)]
+    fn cache(&self) -> Option<&LocalCache<T>> {
+        // SAFETY: this pool's caches and id.
+        unsafe { cache_of(&self.caches, self.id, self.pool.state) }
+    }
+
+    /// [`Pool::take_here`], knowing where the caches are.
+    #[inline(always)]
+    fn take(&self) -> Boxed<T> {
+        let now = epoch::epoch().now();
+        self.pool.take(self.cache(), now)
+    }
+
+    /// [`Pool::put`], knowing where the caches are.
+    #[inline(always)]
+    fn put(&self, value: Boxed<T>) {
+        if let Some(value) = self.pool.prepare(value) {
+            let now = epoch::epoch().now();
+            self.pool.give(self.cache(), value, now);
+        }
     }
 }
 
@@ -455,8 +486,10 @@ fn release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>
     // The guard gives its count up with this call; nothing uses the pool
     // after `_unref` is dropped.
     let _unref = Owned(pool);
-    // SAFETY: the guard's count keeps the pool alive until `_unref` drops.
-    unsafe { pool.as_ref() }.put(value.0);
+    // SAFETY: the guard's count keeps the pool alive until `_unref` drops;
+    // the pointer is to the `Inner`'s first field, `repr(C)`, with the
+    // provenance of the whole allocation (`PoolHandle::acquire`).
+    unsafe { pool.cast::<Inner<T>>().as_ref() }.put(value.0);
 }
 
 /// Gives back a guard's count on its run-time pool.

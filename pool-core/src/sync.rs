@@ -135,6 +135,123 @@ mod loom_thread_local {
     }
 }
 
+/// A unique id for a run-time pool, never reused: the key of the calling
+/// thread's [`memo`]. Only uniqueness matters, so no model needs it.
+pub(crate) fn next_pool_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Each thread's memo of the run-time pools' caches it used last (a
+/// [`ThreadLocal`] lookup costs about 18 instructions, the memo 6): four
+/// entries, the pool's id modulo four picks one, so a thread's first four
+/// run-time pools never evict each other.
+///
+/// Invariant: an entry is set only while the thread holds its
+/// `thread_local`-crate thread id, which is what makes the crate hand the
+/// cache to this thread and no other. The memo is cleared, and stays off,
+/// from the moment [`MemoGuard`]'s thread-local destructor runs, which is
+/// before the crate's own destructor frees the thread id: the guard is
+/// first touched after the thread's first `ThreadLocal` access (which
+/// registers the crate's destructor), and every std platform runs
+/// thread-local destructors in the reverse order of their registration
+/// (glibc's `__cxa_thread_atexit_impl` list, and std's own list, which it
+/// pops). Once it is off, run-time pools' operations on the thread go
+/// straight to the shared store. Under loom every model thread runs on one
+/// OS thread, so the memo is unused there: always a miss.
+pub(crate) mod memo {
+    use std::ptr::NonNull;
+
+    #[cfg(not(all(test, loom)))]
+    use std::cell::Cell;
+
+    /// An entry's id once the thread's guard is gone: matches no pool.
+    #[cfg(not(all(test, loom)))]
+    const OFF: u64 = u64::MAX;
+
+    #[cfg(not(all(test, loom)))]
+    type Entry = Cell<(u64, NonNull<()>)>;
+
+    #[cfg(not(all(test, loom)))]
+    std::thread_local! {
+        /// No destructor, so it is readable during thread-local destruction.
+        static MEMO: [Entry; 4] = const {
+            [const { Cell::new((0, NonNull::dangling())) }; 4]
+        };
+        /// Its destructor turns the memo off (module docs).
+        static GUARD: MemoGuard = const { MemoGuard };
+    }
+
+    /// Turns the thread's memo off when the thread's locals are destroyed.
+    #[cfg(not(all(test, loom)))]
+    struct MemoGuard;
+
+    #[cfg(not(all(test, loom)))]
+    impl Drop for MemoGuard {
+        fn drop(&mut self) {
+            MEMO.with(|memo| {
+                memo.iter()
+                    .for_each(|entry| entry.set((OFF, NonNull::dangling())))
+            });
+        }
+    }
+
+    /// What the memo knows of a run-time pool's cache on this thread.
+    #[cfg_attr(
+        all(test, loom),
+        allow(dead_code, reason = "the memo is unused under loom")
+    )]
+    pub(crate) enum Memo {
+        /// The cache recorded for the pool.
+        Hit(NonNull<()>),
+        /// Nothing recorded: look the cache up.
+        Miss,
+        /// The thread is destroying its thread-locals and its memo is off:
+        /// its `thread_local`-crate id may be gone too, and looking the
+        /// cache up with it could panic (an abort, in a thread-local's
+        /// destructor), so the operation goes without a cache.
+        Off,
+    }
+
+    /// The cache this thread recorded for the run-time pool `id`, if any.
+    #[inline(always)]
+    pub(crate) fn get(id: u64) -> Memo {
+        #[cfg(not(all(test, loom)))]
+        {
+            let (known, cache) = MEMO.with(|memo| memo[(id % 4) as usize].get());
+            // Ids start at 1 and `OFF` is none: a match is a recorded cache.
+            if known == id {
+                return Memo::Hit(cache);
+            }
+            if known == OFF {
+                return Memo::Off;
+            }
+        }
+        let _ = id;
+        Memo::Miss
+    }
+
+    /// Records `cache` as this thread's cache of the run-time pool `id`.
+    /// Must be called just after the `ThreadLocal` lookup that found it.
+    pub(crate) fn set(id: u64, cache: NonNull<()>) {
+        #[cfg(not(all(test, loom)))]
+        {
+            // Registers the guard's destructor on first use, after the
+            // crate's (module docs); once it has run, the memo stays off.
+            if GUARD.try_with(|_| ()).is_err() {
+                return;
+            }
+            MEMO.with(|memo| {
+                let entry = &memo[(id % 4) as usize];
+                if entry.get().0 != OFF {
+                    entry.set((id, cache));
+                }
+            });
+        }
+        let _ = (id, cache);
+    }
+}
+
 /// std's `UnsafeCell` with loom's interface: `get_mut` hands out a
 /// [`MutPtr`], which loom tracks as an access while it lives.
 #[cfg(not(all(test, loom)))]
