@@ -76,6 +76,14 @@ unsafe impl<F: ?Sized + Send + Sync> Send for Closure<F> {}
 // SAFETY: as above.
 unsafe impl<F: ?Sized + Send + Sync> Sync for Closure<F> {}
 
+impl<F: ?Sized> Clone for Closure<F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F: ?Sized> Copy for Closure<F> {}
+
 impl<F: ?Sized> Closure<F> {
     /// # Safety
     ///
@@ -116,6 +124,24 @@ impl<T> Retain<T> {
 }
 
 impl<T> PoolConfig<T> {
+    /// The same recipe: the same functions, or pointers to the same
+    /// closures (`Closure`'s promise covers the copy: it lives in the same
+    /// run-time pool as the original).
+    pub(crate) fn duplicate(&self) -> Self {
+        PoolConfig {
+            create: match &self.create {
+                Create::Fn(create) => Create::Fn(*create),
+                Create::Closure(create) => Create::Closure(*create),
+            },
+            capacity: self.capacity,
+            thread_capacity: self.thread_capacity,
+            retain: self.retain.as_ref().map(|retain| match retain {
+                Retain::Fn(retain) => Retain::Fn(*retain),
+                Retain::Closure(retain) => Retain::Closure(*retain),
+            }),
+        }
+    }
+
     /// A recipe with the default capacities.
     pub(crate) const fn new(create: fn() -> T) -> Self {
         PoolConfig {

@@ -16,11 +16,11 @@ use crate::guard::Pooled;
 use crate::local::LocalCache;
 use crate::padded::Boxed;
 use crate::reset::Reset;
+use crate::runtime::OwnedCaches;
 use crate::shared::Graveyard;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
-use crate::sync::memo::{self, Memo};
-use crate::sync::{AtomicU64, LocalKey, Ordering, ThreadLocal};
+use crate::sync::{AtomicU64, LocalKey, Ordering};
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
 /// store with a victim tier (the [crate docs](crate#how-it-works) draw the
@@ -82,76 +82,6 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
     Static(&'static LocalKey<LocalCache<T>>),
     /// A run-time pool's own per-object thread-locals.
     Owned(OwnedCaches<T>),
-}
-
-/// A run-time pool's [`ThreadLocal`], in its allocation
-/// (`crate::runtime`), which outlives every `Pool` that points to it, and
-/// the pool's id, the key of the threads' [`memo`].
-pub(crate) struct OwnedCaches<T: Reset + Send + 'static> {
-    caches: NonNull<ThreadLocal<LocalCache<T>>>,
-    id: u64,
-}
-
-// SAFETY: a shared reference to a `ThreadLocal<LocalCache<T>>`, which is
-// `Sync` (`LocalCache<T>: Send`), kept alive by its run-time pool.
-unsafe impl<T: Reset + Send + 'static> Send for OwnedCaches<T> {}
-// SAFETY: as above.
-unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
-
-impl<T: Reset + Send + 'static> OwnedCaches<T> {
-    /// # Safety
-    ///
-    /// `caches` must outlive every use of the returned value, and `id` must
-    /// be the pool's own, from [`next_pool_id`](crate::sync::next_pool_id).
-    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<LocalCache<T>>>, id: u64) -> Self {
-        OwnedCaches { caches, id }
-    }
-
-    /// The calling thread's cache, made (and registered) on first use;
-    /// `None` once the thread is destroying its thread-locals.
-    #[inline(always)]
-    fn get(&self, state: StateRef<T>) -> Option<&LocalCache<T>> {
-        // SAFETY: the promises made to `OwnedCaches::new`.
-        unsafe { cache_of(self.caches.as_ref(), self.id, state) }
-    }
-}
-
-/// The calling thread's cache in a run-time pool's `caches`, made (and
-/// registered with `state`) on first use: from the thread's [`memo`], or
-/// through the `ThreadLocal`, and then recorded in the memo. `None` once
-/// the thread is destroying its thread-locals (see [`memo::Memo::Off`]).
-///
-/// # Safety
-///
-/// `caches` is the caches of the run-time pool whose id is `id`.
-#[inline(always)]
-pub(crate) unsafe fn cache_of<T: Reset + Send + 'static>(
-    caches: &ThreadLocal<LocalCache<T>>,
-    id: u64,
-    state: StateRef<T>,
-) -> Option<&LocalCache<T>> {
-    match memo::get(id) {
-        // SAFETY: recorded by `cache_slow`, on this thread, for the pool
-        // whose id this is (ids are never reused), which is alive: `caches`
-        // is its. So it is this thread's entry of `caches`, which stays
-        // where it is until the `ThreadLocal` is dropped, and which no
-        // other thread is handed while the memo is on (`memo`'s invariant).
-        Memo::Hit(cache) => Some(unsafe { cache.cast::<LocalCache<T>>().as_ref() }),
-        Memo::Miss => Some(cache_slow(caches, id, state)),
-        Memo::Off => None,
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn cache_slow<T: Reset + Send + 'static>(
-    caches: &ThreadLocal<LocalCache<T>>,
-    id: u64,
-    state: StateRef<T>,
-) -> &LocalCache<T> {
-    let cache = caches.get_or(|| LocalCache::with_state(state));
-    memo::set(id, NonNull::from(cache).cast());
-    cache
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {
@@ -224,6 +154,27 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
+    /// A copy of this pool whose guards are released through `release` and
+    /// `unref`: what each thread's part of a run-time pool holds
+    /// (`crate::runtime`).
+    pub(crate) fn with_release(
+        &self,
+        release: fn(NonNull<Pool<T>>, crate::__private::Released<T>),
+        unref: Option<unsafe fn(NonNull<Pool<T>>)>,
+    ) -> Self {
+        Pool {
+            config: self.config.duplicate(),
+            local: match &self.local {
+                Caches::None => Caches::None,
+                Caches::Static(key) => Caches::Static(key),
+                Caches::Owned(caches) => Caches::Owned(*caches),
+            },
+            state: self.state,
+            release,
+            unref,
+        }
+    }
+
     /// Takes an idle object, or makes one, and returns it in a guard that
     /// gives it back when dropped.
     ///
@@ -262,7 +213,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // destructor): go without it.
                 Err(_) => self.take(None, now),
             },
-            Caches::Owned(caches) => self.take(caches.get(self.state), now),
+            Caches::Owned(caches) => self.take(caches.cache(), now),
             Caches::None => self.take(None, now),
         }
     }
@@ -354,7 +305,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             Caches::Static(key) => key,
             Caches::Owned(caches) => {
                 let now = epoch::epoch().now();
-                return self.give(caches.get(self.state), value, now);
+                return self.give(caches.cache(), value, now);
             }
             Caches::None => return self.put_slow(None, value),
         };

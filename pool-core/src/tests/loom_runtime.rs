@@ -55,3 +55,21 @@ fn clones_used_on_two_threads_and_a_rotation_share_one_pool_and_leave_nothing() 
         assert_eq!(live(), 0, "every object dropped with the last handle");
     });
 }
+
+#[test]
+fn two_guards_of_one_thread_released_on_two_others_as_the_last_handle_goes_free_everything_once() {
+    loom::model(|| {
+        // Both guards count on this thread's part of the pool; the part
+        // closes as the handle goes, and whichever of the three steps is
+        // last gives the part's hold on the pool back.
+        let pool = Pool::builder(create).capacity(2).thread_capacity(1).build();
+        let (a, b) = (pool.acquire(), pool.acquire());
+        let first = thread::spawn(move || drop(a));
+        let second = thread::spawn(move || drop(b));
+        drop(pool);
+        first.join().unwrap();
+        second.join().unwrap();
+        assert_eq!(live(), 0, "every object dropped, exactly once");
+        assert!(pools().is_empty(), "the pool is gone: {:?}", pools());
+    });
+}
