@@ -9,14 +9,21 @@
 //!
 //! Invariant: the allocation lives while a handle, a guard, or a rotation
 //! (or [`pools`](crate::pools) entry) visiting it does. Handles are
-//! `Arc`s; each guard holds one strong count, taken by
-//! [`PoolHandle::acquire`] and given back after its release (or discard,
-//! or detach); the registry holds a `Weak`, so it keeps nothing alive and
-//! forgets the pool once it is gone. Its fields drop in order: the `Pool`
-//! (plain pointers), every thread's cache (each hands its objects to the
+//! `Arc`s. A guard counts on its thread's [`Part`] of the pool (its entry
+//! of the `ThreadLocal`), and each part that has lent a guard holds one
+//! strong count until the pool is closed and its guards are back (`Part`
+//! states the protocol); a guard acquired on a thread that has no part (it
+//! is destroying its thread-locals) holds a strong count of its own. The
+//! registry holds a `Weak`, so it keeps nothing alive and forgets the pool
+//! once it is gone. Its fields drop in order: the `Pool` (plain pointers),
+//! every thread's part and cache (each cache hands its objects to the
 //! state's shared store, as a thread's exit does), then the state, whose
 //! store drops every object, and the closures last, which nothing calls by
 //! then.
+//!
+//! The threads find their parts through a memo of the last four run-time
+//! pools each used (`sync::memo`), in front of the `ThreadLocal`'s lookup:
+//! 6 instructions instead of 18, each way.
 //!
 //! Why `ThreadLocal` (the `thread_local` crate) and not a cache of our own:
 //! it is the well-kept crate made for per-object thread-local storage, with

@@ -36,10 +36,10 @@ use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use serde::de::DeserializeSeed;
 
-use crate::Pool;
 use crate::guard::Pooled;
 use crate::poolable::Poolable;
 use crate::reset::Reset;
+use crate::{Pool, PoolHandle};
 
 /// Serializes the object, as if it were not pooled.
 ///
@@ -147,6 +147,45 @@ impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &'static Pool<T> {
+    type Value = Pooled<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
+        let mut pooled = self.acquire();
+        T::deserialize_in_place(deserializer, &mut *pooled)?;
+        Ok(pooled)
+    }
+}
+
+/// Decodes into an object of this run-time pool, in place, as
+/// `&'static Pool<T>` does for a static pool: a pool made with
+/// [`Pool::builder`](crate::Pool::builder) is a value, so the seed is a
+/// reference to its handle. An error hands out nothing.
+///
+/// ```
+/// use pool_core::Pool;
+/// use serde::de::DeserializeSeed;
+///
+/// let names = Pool::builder(|| String::with_capacity(64)).build();
+///
+/// let mut de = serde_json::Deserializer::from_slice(br#""ada""#);
+/// let name = (&names).deserialize(&mut de)?;
+/// de.end()?;
+/// assert_eq!(*name, "ada");
+/// let buffer = name.as_ptr();
+/// drop(name);
+///
+/// let mut de = serde_json::Deserializer::from_slice(br#""grace""#);
+/// let name = (&names).deserialize(&mut de)?;
+/// assert_eq!(name.as_ptr(), buffer); // the same buffer, decoded into
+/// drop(name);
+///
+/// let mut de = serde_json::Deserializer::from_slice(b"7");
+/// assert!((&names).deserialize(&mut de).is_err());
+/// assert_eq!(names.stats().in_use(), 0); // the object went back
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &PoolHandle<T> {
     type Value = Pooled<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
