@@ -23,13 +23,15 @@
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
 //! `poolshark_local`, `poolshark`, `lockfree-object-pool`; and `derived` and
 //! `generic`, `Small`'s fields in a derived struct and in a generic derived
-//! struct (`derive_round_trips`).
+//! struct (`derive_round_trips`); and `burst_box`, `burst_default` and
+//! `burst_sized`, the bursts of `pool_perf::burst` (one op is one request).
 
 #![allow(
     dead_code,
     reason = "benches/shared/variants.rs is written for benches/peers, which uses all of it"
 )]
 
+use pool_perf::burst::{BATCH, Held, Way, burst};
 use pool_perf::round_trip::{RoundTrips, VARIANTS};
 
 include!("shared/variants.rs");
@@ -99,6 +101,13 @@ fn main() {
         run(rt, n);
         return;
     }
+    if let Some(way) = burst_way(variant) {
+        // N requests, in bursts of `BATCH`, after one burst of warm-up.
+        let mut held = Held::new();
+        run_bursts(way, BATCH as u64, &mut held);
+        run_bursts(way, n, &mut held);
+        return;
+    }
     if variant == "none" {
         let mut s = Small::create();
         run_none(&mut s, 1000);
@@ -118,6 +127,22 @@ fn main() {
             VARIANTS.join(", ")
         );
         std::process::exit(2);
+    }
+}
+
+/// `burst_<way>`: a burst workload of `pool_perf::burst`.
+fn burst_way(variant: &str) -> Option<Way> {
+    let name = variant.strip_prefix("burst_")?;
+    Way::ALL
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|&(_, way)| way)
+}
+
+#[inline(never)]
+fn run_bursts(way: Way, requests: u64, held: &mut Held) {
+    for _ in 0..(requests / BATCH as u64).max(1) {
+        black_box(burst(way, BATCH, held));
     }
 }
 

@@ -2,7 +2,8 @@
 //! `benches/round_trip.rs` and `benches/callgrind.rs` run the same round
 //! trips, so that a figure from one compares with the others'. This library
 //! holds what may be compiled apart from them: the variants' names and the
-//! ways to time a round trip ([`round_trip`]), the cross-thread handoff
+//! ways to time a round trip ([`round_trip`]), the burst workload
+//! ([`burst`]), the cross-thread handoff
 //! ([`handoff`]), the seeds' JSON and its
 //! in-place decoders ([`json`]), and criterion's results ([`results`]). The
 //! objects, the peers' set-up and the round trips themselves are in
@@ -28,6 +29,7 @@
 
 #![warn(missing_docs)]
 
+pub mod burst;
 pub mod handoff;
 pub mod json;
 pub mod results;

@@ -1,0 +1,145 @@
+//! The burst workload of issue 16: a batch of requests held at once, then
+//! all dropped, as a server does when a burst of connections arrives. Each
+//! request has two strings and a 48-byte body, as in
+//! `examples/arena_vs_pool.rs`.
+//!
+//! Three ways to get the requests, each doing the same writes and the same
+//! reset:
+//!
+//! - [`Way::Box`]: no pool, a fresh `Box<Request>` per request;
+//! - [`Way::Default`]: [`Request`], derived `Poolable` with the default
+//!   settings, whose capacities a burst of [`BATCH`] exceeds;
+//! - [`Way::Sized`]: [`Sized`], the same fields with
+//!   `#[pool(capacity = 16384)]`, which holds a whole burst.
+//!
+//! `benches/burst.rs` times them; `scripts/callgrind.sh` counts their
+//! instructions (variants `burst_box`, `burst_default`, `burst_sized`, per
+//! request).
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+use pool_core::Poolable;
+
+/// Requests held at once in one burst.
+pub const BATCH: usize = 10_000;
+
+/// A request, pooled with the default settings.
+#[derive(Poolable, Default)]
+pub struct Request {
+    path: String,
+    user: String,
+    body: Vec<u8>,
+}
+
+/// The same request, in a pool that holds a whole burst.
+#[derive(Poolable, Default)]
+#[pool(capacity = 16384)]
+pub struct Sized {
+    path: String,
+    user: String,
+    body: Vec<u8>,
+}
+
+/// How a burst gets its requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    /// A fresh `Box` per request, no pool.
+    Box,
+    /// [`Request::acquire`], default settings.
+    Default,
+    /// [`Sized::acquire`], a pool that holds a burst.
+    Sized,
+}
+
+impl Way {
+    /// Every way, by the name the benches use.
+    pub const ALL: [(&'static str, Way); 3] = [
+        ("box", Way::Box),
+        ("default", Way::Default),
+        ("sized", Way::Sized),
+    ];
+}
+
+const BODY: [u8; 48] = [b'x'; 48];
+
+/// What every way writes into a request.
+macro_rules! fill {
+    ($req:expr, $n:expr) => {{
+        let req = &mut *$req;
+        write!(req.path, "/api/v1/items/{}", $n).expect("formatting");
+        write!(req.user, "user-{}", $n % 1000).expect("formatting");
+        req.body.extend_from_slice(&BODY);
+    }};
+}
+
+/// Runs one burst of `n` requests the given way into `held` (emptied at
+/// the end, its capacity kept, so the harness allocates nothing itself).
+/// Returns a checksum of what was written, so nothing is optimised away.
+pub fn burst(way: Way, n: usize, held: &mut Held) -> usize {
+    let mut sum = 0;
+    match way {
+        Way::Box => {
+            for i in 0..n {
+                let mut req = Box::new(Request::default());
+                fill!(req, i);
+                sum += req.path.len();
+                held.boxed.push(req);
+            }
+        }
+        Way::Default => {
+            for i in 0..n {
+                let mut req = Request::acquire();
+                fill!(req, i);
+                sum += req.path.len();
+                held.default.push(req);
+            }
+        }
+        Way::Sized => {
+            for i in 0..n {
+                let mut req = Sized::acquire();
+                fill!(req, i);
+                sum += req.path.len();
+                held.sized.push(req);
+            }
+        }
+    }
+    black_box(&*held);
+    held.clear();
+    sum
+}
+
+/// The vectors a burst holds its requests in, made once per run.
+#[derive(Default)]
+pub struct Held {
+    #[allow(
+        clippy::vec_box,
+        reason = "each request allocated on its own, as plain allocation does"
+    )]
+    boxed: Vec<Box<Request>>,
+    default: Vec<pool_core::Pooled<Request>>,
+    sized: Vec<pool_core::Pooled<Sized>>,
+}
+
+impl Held {
+    /// Room for a burst of [`BATCH`] each way.
+    pub fn new() -> Self {
+        Held {
+            boxed: Vec::with_capacity(BATCH),
+            default: Vec::with_capacity(BATCH),
+            sized: Vec::with_capacity(BATCH),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.boxed.clear();
+        self.default.clear();
+        self.sized.clear();
+    }
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Held").finish_non_exhaustive()
+    }
+}
