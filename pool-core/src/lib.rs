@@ -63,8 +63,8 @@
 //! | | declared with | constructor, bounds | cost of a round trip |
 //! |---|---|---|---|
 //! | **static** | `#[derive(Poolable)]`, or [`pool!`] for any type | a `fn() -> T` and constants, fixed at compile time | the fastest: the pool is a constant, its thread cache a `thread_local!` |
-//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | about twice a static's: a per-object thread-local lookup each way and a reference count per guard, which threads sharing the pool contend on |
-//! | **generic** | `#[derive(Poolable)]` on `struct Frame<T>` | as a derived struct's, per instantiation | about twice a static's: a run-time pool per instantiation, found by its type |
+//! | **run-time** | [`Pool::builder`], a [`PoolHandle`] value | any closure, capacities from configuration | about 1.4× a static's: the thread's part of the pool is looked up each way (a memo of the last four run-time pools the thread used) |
+//! | **generic** | `#[derive(Poolable)]` on `struct Frame<T>` | as a derived struct's, per instantiation | about 1.8× a derived struct's: a run-time pool per instantiation, found by its type |
 //!
 //! Use a static pool for a type the program pools everywhere, the common
 //! case: `T::acquire()` reaches it from anywhere, with nothing to pass
@@ -78,15 +78,12 @@
 //! (`Frame::<u8>::pool()` and `Frame::<String>::pool()` are two pools),
 //! made on first use and kept for the life of the process.
 //!
-//! A run-time pool's guard holds a reference count on the pool, so that
-//! it may outlive every handle: one atomic increment and decrement per
-//! round trip, on a cache line every thread using the pool writes. Under
-//! many threads acquiring from one run-time pool that line is contended
-//! (two threads ran at 0.67× one thread's throughput in the round-trip
-//! bench); give each thread or component a pool of its own, or use a
-//! static or generic pool for the hot, shared case. Both hand out the
-//! same [`Pooled<T>`] guard and have the same tiers, rotation, panic
-//! behaviour and [`Stats`], and [`pools`] lists both.
+//! A run-time pool's guard keeps its pool alive, so that it may outlive
+//! every handle. It does so through a count kept by the thread that
+//! acquired it, on a cache line of that thread's own, not through a count
+//! on the pool that every thread would write. Both kinds hand out the same
+//! [`Pooled<T>`] guard and have the same tiers, rotation, panic behaviour
+//! and [`Stats`], and [`pools`] lists both.
 //!
 //! ```
 //! use pool_core::{Pool, Pooled};
