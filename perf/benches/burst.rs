@@ -11,7 +11,7 @@
 //! Prints the time per request of each way and its ratio to `box`, from
 //! criterion's estimates of this run. Instruction counts of the same
 //! bursts: `VARIANTS="none thread_local pool burst_box burst_default
-//! burst_sized" scripts/callgrind.sh` (per request).
+//! burst_sized burst_small" scripts/callgrind.sh` (per request).
 
 use std::time::{Duration, SystemTime};
 

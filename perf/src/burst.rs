@@ -10,11 +10,13 @@
 //! - [`Way::Default`]: [`Request`], derived `Poolable` with the default
 //!   settings, whose capacities a burst of [`BATCH`] exceeds;
 //! - [`Way::Sized`]: [`Sized`], the same fields with
-//!   `#[pool(capacity = 16384)]`, which holds a whole burst.
+//!   `#[pool(capacity = 16384)]`, which holds a whole burst;
+//! - [`Way::Small`]: [`Small`], with `#[pool(capacity = 1024)]`, a pool
+//!   a burst overflows: most requests are made and dropped as with no pool.
 //!
 //! `benches/burst.rs` times them; `scripts/callgrind.sh` counts their
-//! instructions (variants `burst_box`, `burst_default`, `burst_sized`, per
-//! request).
+//! instructions (variants `burst_box`, `burst_default`, `burst_sized`,
+//! `burst_small`, per request).
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -41,6 +43,15 @@ pub struct Sized {
     body: Vec<u8>,
 }
 
+/// The same request, in a pool a burst overflows.
+#[derive(Poolable, Default)]
+#[pool(capacity = 1024)]
+pub struct Small {
+    path: String,
+    user: String,
+    body: Vec<u8>,
+}
+
 /// How a burst gets its requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Way {
@@ -50,14 +61,17 @@ pub enum Way {
     Default,
     /// [`Sized::acquire`], a pool that holds a burst.
     Sized,
+    /// [`Small::acquire`], a pool a burst overflows.
+    Small,
 }
 
 impl Way {
     /// Every way, by the name the benches use.
-    pub const ALL: [(&'static str, Way); 3] = [
+    pub const ALL: [(&'static str, Way); 4] = [
         ("box", Way::Box),
         ("default", Way::Default),
         ("sized", Way::Sized),
+        ("small", Way::Small),
     ];
 }
 
@@ -103,6 +117,14 @@ pub fn burst(way: Way, n: usize, held: &mut Held) -> usize {
                 held.sized.push(req);
             }
         }
+        Way::Small => {
+            for i in 0..n {
+                let mut req = Small::acquire();
+                fill!(req, i);
+                sum += req.path.len();
+                held.small.push(req);
+            }
+        }
     }
     black_box(&*held);
     held.clear();
@@ -119,6 +141,7 @@ pub struct Held {
     boxed: Vec<Box<Request>>,
     default: Vec<pool_core::Pooled<Request>>,
     sized: Vec<pool_core::Pooled<Sized>>,
+    small: Vec<pool_core::Pooled<Small>>,
 }
 
 impl Held {
@@ -128,6 +151,7 @@ impl Held {
             boxed: Vec::with_capacity(BATCH),
             default: Vec::with_capacity(BATCH),
             sized: Vec::with_capacity(BATCH),
+            small: Vec::with_capacity(BATCH),
         }
     }
 
@@ -135,6 +159,7 @@ impl Held {
         self.boxed.clear();
         self.default.clear();
         self.sized.clear();
+        self.small.clear();
     }
 }
 

@@ -7,17 +7,35 @@
 use std::fmt;
 use std::ptr::NonNull;
 
-/// Idle objects a pool keeps in its shared tiers unless told otherwise.
+/// Idle objects a pool keeps in its shared tiers unless told otherwise:
+/// 65,536, a ceiling rather than a size.
+///
+/// A pool makes an object only when it has no idle one, so it never holds
+/// more idle objects than were in use at once, and [rotation](crate::rotate)
+/// (automatic, every minute by default) drops those left unused for a
+/// period. So with this default a pool sizes itself to the largest burst it
+/// served in the last one to two minutes and gives the rest back, as Go's
+/// `sync.Pool` does across two garbage collections. Set a smaller
+/// [`capacity`](PoolConfig::capacity) to bound what a burst may leave
+/// behind for that long: `(capacity + threads × thread_capacity) × size of
+/// an object`.
+///
+/// Why not smaller (2026-12-01, `cargo bench --manifest-path
+/// perf/Cargo.toml --bench burst` and its `scripts/callgrind.sh` variants):
+/// with the earlier default of 1024, a burst of 10,000 requests held at
+/// once cost 1.12× the instructions of no pool and 1.64× its time, as most
+/// of each burst was made, then dropped on release; with this one the same
+/// bursts cost 0.36× and 0.42×.
 ///
 /// ```
 /// use pool_core::{DEFAULT_CAPACITY, Pool, pool};
 ///
 /// pool! { static POOL: Pool<String> = Pool::new(String::new); }
 ///
-/// assert_eq!(DEFAULT_CAPACITY, 1024);
-/// assert!(format!("{POOL:?}").contains("capacity: 1024"));
+/// assert_eq!(DEFAULT_CAPACITY, 65_536);
+/// assert!(format!("{POOL:?}").contains("capacity: 65536"));
 /// ```
-pub const DEFAULT_CAPACITY: usize = 1024;
+pub const DEFAULT_CAPACITY: usize = 1 << 16;
 
 /// Idle objects each thread's cache keeps unless told otherwise.
 ///

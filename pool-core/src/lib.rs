@@ -198,13 +198,14 @@
 //!   if `thread_capacity >= n`; below that, it takes the shared lock once per
 //!   `thread_capacity / 2` objects. A handler that holds one object at a time
 //!   needs only a few. `0` sends every release to the shared store.
-//! - **`capacity`** (default [`DEFAULT_CAPACITY`], 1024): how many idle objects
-//!   the pool keeps for all threads together, beyond their caches. Size it for
-//!   the objects that cross threads (made on an I/O thread, dropped on a
-//!   worker) and for the peak: roughly the most objects in use at once, minus
-//!   what the thread caches hold. `0` keeps objects in thread caches only.
-//!   A pool smaller than its bursts is worse than no pool: objects beyond
-//!   `capacity` are made, boxed, and dropped again on release.
+//! - **`capacity`** (default [`DEFAULT_CAPACITY`], 65,536): how many idle
+//!   objects the pool keeps for all threads together, beyond their caches.
+//!   The default is a ceiling: a pool holds no more idle objects than were
+//!   in use at once, and rotation gives back what goes unused, so it sizes
+//!   itself to its bursts. Lower it to bound the memory a burst leaves
+//!   behind until rotation. `0` keeps objects in thread caches only. A pool
+//!   smaller than its bursts saves little: objects beyond `capacity` are
+//!   made, boxed, and dropped again on release.
 //! - **Check it with [`Stats`]**: `dropped_capacity` rising under steady load
 //!   means `capacity` is too small (objects are made, then dropped on
 //!   release); `hits_local` well below `acquired()` on a thread-bound workload
