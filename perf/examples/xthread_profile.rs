@@ -130,12 +130,111 @@ fn profile(
     }
 }
 
+/// opool's allocator for `Box<Person>`: resets on `get` (opool's place for
+/// it, on the producer), or not at all when the consumer resets before the
+/// drop.
+#[derive(Clone, Copy)]
+struct PersonAlloc {
+    reset_on_get: bool,
+}
+
+impl opool::PoolAllocator<Box<Person>> for PersonAlloc {
+    fn allocate(&self) -> Box<Person> {
+        Box::new(Person::new())
+    }
+
+    fn reset(&self, person: &mut Box<Person>) {
+        if self.reset_on_get {
+            Reset::reset(&mut **person);
+        }
+    }
+}
+
+/// opool (one crossbeam `ArrayQueue`) with `Person`, the reset on the
+/// producer (`get`) or on the consumer (before the drop): which thread
+/// writes the 2 KiB.
+fn opool_person(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
+    println!(
+        "\n{label}: {rounds} rounds of {objects} objects, load {}",
+        load_average()
+    );
+    for round in 1..=rounds {
+        let pool = opool::Pool::new(1024, PersonAlloc { reset_on_get });
+        let elapsed = handoff(
+            WARM,
+            objects,
+            u64::MAX,
+            || 0,
+            |i| {
+                let mut p = pool.get();
+                p.write(i);
+                p
+            },
+            |mut p| {
+                if !reset_on_get {
+                    Reset::reset(&mut **p);
+                }
+            },
+        )
+        .elapsed;
+        println!(
+            "{round:>5} {:>9.2} ns/obj",
+            elapsed.as_secs_f64() * 1e9 / objects as f64
+        );
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().map_or(7, |a| a.parse().expect("ROUNDS"));
     let objects: Option<u64> = args.next().map(|a| a.parse().expect("OBJECTS"));
     let small_n = objects.unwrap_or(1 << 21);
     let person_n = objects.unwrap_or(1 << 18);
+    // `HARNESS=1`: the harness alone (integers), then pool-core's default
+    // small pool, alternating.
+    if std::env::var_os("HARNESS").is_some() {
+        for round in 1..=rounds {
+            let harness = handoff(WARM, small_n, u64::MAX, || 0, |i| i, drop).elapsed;
+            let pool = run_small(&SMALL_DEFAULT, small_n);
+            let ns = |d: Duration| d.as_secs_f64() * 1e9 / small_n as f64;
+            println!(
+                "{round:>5} harness {:>8.2} ns/obj  pool {:>8.2} ns/obj  load {}",
+                ns(harness),
+                ns(pool),
+                load_average()
+            );
+        }
+        return;
+    }
+    // `OPOOL=1`: opool with `Person`, reset on the producer or on the
+    // consumer, alternating, instead of the pool-core runs.
+    if std::env::var_os("OPOOL").is_some() {
+        opool_person(
+            "opool Person, reset on get (producer)",
+            rounds,
+            person_n,
+            true,
+        );
+        opool_person(
+            "opool Person, reset before drop (consumer)",
+            rounds,
+            person_n,
+            false,
+        );
+        opool_person(
+            "opool Person, reset on get (producer)",
+            rounds,
+            person_n,
+            true,
+        );
+        opool_person(
+            "opool Person, reset before drop (consumer)",
+            rounds,
+            person_n,
+            false,
+        );
+        return;
+    }
 
     fn run_small(pool: &'static Pool<Small>, n: u64) -> Duration {
         handoff(

@@ -221,11 +221,16 @@ impl<T> Link<T> {
     }
 }
 
-/// Tries of a handoff that only spin (a few microseconds), before each
-/// further try also yields the core. Yielding lets the other thread run if
-/// the two share a core, or another process has taken the other one; no
-/// try ever blocks.
-pub const SPINS: u32 = 1024;
+/// Tries of a handoff that only spin, before each further try also yields
+/// the core. A spin hint takes about 43 ns on the 2-core machine of
+/// `docs/PERFORMANCE.md`, so this is about 3 µs: more than the harness
+/// takes to fill a batch, about what a pool at 40 ns per object takes.
+/// Yielding sooner lets the other thread run when the two share a core
+/// (another process holds the other one). With 1024 spins (44 µs) before
+/// the first yield, the harness-only row took 260-300 ns per item while
+/// another process held one core, against 30 ns with 64, a minute apart.
+/// No try ever blocks.
+pub const SPINS: u32 = 64;
 
 /// Between two tries of a handoff: a spin hint, and after [`SPINS`] tries a
 /// yield as well.
