@@ -5,6 +5,11 @@
 //!
 //! `cargo run --release --manifest-path perf/Cargo.toml --example xthread_profile [-- ROUNDS [OBJECTS]]`
 //!
+//! With `HARNESS=1`: the harness alone and pool-core's default small pool,
+//! alternating. With `OPOOL=1`: opool with the reset on the producer (on
+//! `get`, opool's place for it) or on the consumer (before the drop, where
+//! pool-core resets), alternating, for both objects.
+//!
 //! For each object (`small`, and the seeds' `Person` with its 2 KiB
 //! remark) and each of three pool configurations (the defaults, a larger
 //! shared store, larger thread caches), prints per round: ns per object,
@@ -150,6 +155,56 @@ impl opool::PoolAllocator<Box<Person>> for PersonAlloc {
     }
 }
 
+/// opool's allocator for `Small`, as [`PersonAlloc`].
+#[derive(Clone, Copy)]
+struct SmallAlloc {
+    reset_on_get: bool,
+}
+
+impl opool::PoolAllocator<Small> for SmallAlloc {
+    fn allocate(&self) -> Small {
+        Small::new()
+    }
+
+    fn reset(&self, small: &mut Small) {
+        if self.reset_on_get {
+            small.reset();
+        }
+    }
+}
+
+/// [`opool_person`] for `Small`.
+fn opool_small(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
+    println!(
+        "\n{label}: {rounds} rounds of {objects} objects, load {}",
+        load_average()
+    );
+    for round in 1..=rounds {
+        let pool = opool::Pool::new(1024, SmallAlloc { reset_on_get });
+        let elapsed = handoff(
+            WARM,
+            objects,
+            u64::MAX,
+            || 0,
+            |i| {
+                let mut s = pool.get();
+                s.write(i);
+                s
+            },
+            |mut s| {
+                if !reset_on_get {
+                    s.reset();
+                }
+            },
+        )
+        .elapsed;
+        println!(
+            "{round:>5} {:>9.2} ns/obj",
+            elapsed.as_secs_f64() * 1e9 / objects as f64
+        );
+    }
+}
+
 /// opool (one crossbeam `ArrayQueue`) with `Person`, the reset on the
 /// producer (`get`) or on the consumer (before the drop): which thread
 /// writes the 2 KiB.
@@ -209,6 +264,20 @@ fn main() {
     // `OPOOL=1`: opool with `Person`, reset on the producer or on the
     // consumer, alternating, instead of the pool-core runs.
     if std::env::var_os("OPOOL").is_some() {
+        for _ in 0..2 {
+            opool_small(
+                "opool small, reset on get (producer)",
+                rounds,
+                small_n,
+                true,
+            );
+            opool_small(
+                "opool small, reset before drop (consumer)",
+                rounds,
+                small_n,
+                false,
+            );
+        }
         opool_person(
             "opool Person, reset on get (producer)",
             rounds,
