@@ -8,8 +8,10 @@
 //!
 //! Reads criterion's `target/criterion/<group>/<variant>/new/estimates.json`
 //! (and `benchmark.json` beside it for the names) for the groups of
-//! `benches/peers`, and draws one horizontal bar chart per workload:
-//! criterion's headline estimate (the slope of its fit, or the mean where
+//! `benches/peers` (and for the cross-thread workload, which criterion does
+//! not time, the median of the rounds in `target/rounds/<group>/`), and
+//! draws one horizontal bar chart per workload: criterion's headline
+//! estimate (the slope of its fit, or the mean where
 //! there is none) in ns per operation, on a logarithmic axis, each bar
 //! labelled with its value and its ratio to pool-core's. Only what was
 //! measured is drawn: a workload or variant with no result is left out. The
@@ -120,7 +122,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     });
 
-    let (results, newest) = read_results(&target.join("criterion"))?;
+    let (mut results, mut newest) = read_results(&target.join("criterion"))?;
+    read_rounds(&target.join("rounds"), &mut results, &mut newest)?;
     let panels: Vec<(&str, Vec<Bar>)> = PANELS
         .iter()
         .filter_map(|(key, title)| {
@@ -162,7 +165,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("sans-serif", 26).into_font().style(FontStyle::Bold),
     ))?;
     header.draw(&Text::new(
-        "bar label: criterion estimate, and its ratio to pool-core's (\"pool\" = 1.00x; JSON: to \"pooled\")",
+        "bar label: criterion estimate (cross-thread: median of the rounds), and its ratio to pool-core's (\"pool\" = 1.00x; JSON: to \"pooled\")",
         (20, 48),
         ("sans-serif", 16).into_font().color(&RGBColor(90, 90, 90)),
     ))?;
@@ -342,6 +345,41 @@ fn read_results(criterion: &Path) -> Result<(Results, Option<SystemTime>), Box<d
         }
     }
     Ok((results, newest))
+}
+
+/// The cross-thread panels come from `target/rounds/<group>/<variant>.json`
+/// (the median of the rounds `benches/peers` saves; criterion does not time
+/// that workload), in place of any older criterion result for them.
+fn read_rounds(
+    rounds: &Path,
+    results: &mut Results,
+    newest: &mut Option<SystemTime>,
+) -> Result<(), Box<dyn Error>> {
+    for (key, _) in PANELS.iter().filter(|(k, _)| k.starts_with("cross_thread")) {
+        let Ok(files) = std::fs::read_dir(rounds.join(key)) else {
+            continue;
+        };
+        let panel = results.entry((*key).to_owned()).or_default();
+        panel.clear();
+        for file in files {
+            let path = file?.path();
+            let Some(variant) = path.file_stem().and_then(|v| v.to_str()) else {
+                continue;
+            };
+            let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
+            let Some(ns) = json["ns"]
+                .as_array()
+                .and_then(|ns| ns.iter().map(serde_json::Value::as_f64).collect())
+            else {
+                continue;
+            };
+            let rounds = pool_perf::handoff::Rounds { ns };
+            panel.insert(variant.to_owned(), rounds.median());
+            let written = std::fs::metadata(&path)?.modified()?;
+            *newest = Some(newest.map_or(written, |n| n.max(written)));
+        }
+    }
+    Ok(())
 }
 
 /// The CPU model and the number of logical CPUs, from `/proc/cpuinfo`.

@@ -1,24 +1,59 @@
 //! The cross-thread handoff the benches time: one thread acquires objects
-//! in batches and writes into each, another releases them, through bounded
-//! channels that both sides spin on before they block. The same channel and
-//! batches for every variant (`benches/peers`' workload 3, and the
-//! allocators' cross-thread rows in `benches/allocators`).
+//! in batches and writes into each, another releases them. The same rings
+//! and batches for every variant (`benches/peers`' workload 3, and the
+//! allocators' cross-thread rows in `benches/allocators`), timed in
+//! [`RoundsRun::run`].
+//!
+//! # A harness that measures the pools, not the queue
+//!
+//! The first version sent each batch over a `std::sync::mpsc::sync_channel`
+//! and blocked when spinning did not help: its harness-only row (integers,
+//! no pool) took 92.5 ns per item, against 141 for opool and 226 for
+//! pool-core (issue 16), so most of every row was futex sleeps and
+//! wake-ups. Now:
+//!
+//! - A batch of [`BATCH`] objects travels as one message, a `Vec` the
+//!   producer fills and the consumer drains; the consumer sends the empty
+//!   `Vec` back on a second ring, so the harness allocates nothing after
+//!   its set-up ([`DEPTH`]` + 2` buffers, made before the clock starts).
+//! - Both rings are [`crossbeam_queue::ArrayQueue`]s: bounded, lock-free,
+//!   never blocking. A side that finds its ring empty (or full) spins with
+//!   [`std::hint::spin_loop`] for [`SPINS`] tries, then also yields its
+//!   core on every try ([`pause`]): on a 2-core machine shared with other
+//!   work, the thread it waits for may be descheduled, and spinning against
+//!   it would only delay it. No side ever sleeps on a futex.
+//! - The two threads meet at a spinning start line, not a
+//!   `std::sync::Barrier` (which parks the first to arrive): the timed part
+//!   starts with both threads running.
+//!
+//! Per object the harness costs a `Vec` push and a drain step; per batch,
+//! one push and one pop on each ring (a compare-and-swap each, and the ring
+//! slots' cache lines moving between the cores), shared by 64 objects.
+//!
+//! Why `ArrayQueue` and not an SPSC ring such as `rtrb`, which would save
+//! the compare-and-swap: `ArrayQueue` is in the dependency tree already
+//! (opool and poolshark are built on it) and is crossbeam's, and the
+//! compare-and-swap is paid once per 64 objects, a fraction of a
+//! nanosecond per object. The harness-only row is there to show it.
 
-use std::sync::Barrier;
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use crossbeam_queue::ArrayQueue;
 
 /// Objects per batch handed from the producer to the consumer.
 pub const BATCH: usize = 64;
-/// Batches in flight in the channel (plus one being filled and one being
+/// Batches in flight in the ring (plus one being filled and one being
 /// drained): at most `(DEPTH + 2) * BATCH` objects out of the pool.
 pub const DEPTH: usize = 4;
-/// Objects run through each sample's fresh pool before the clock starts.
+/// Objects run through each round's fresh pool before the clock starts.
 pub const WARM: u64 = 4096;
 /// The memory pass: heap held after this many objects...
 pub const MEMORY_N1: u64 = 50_000;
 /// ... and after this many.
 pub const MEMORY_N2: u64 = 200_000;
+/// Timed rounds per variant; the figure is their median.
+pub const ROUNDS: usize = 7;
 
 /// How one run of the handoff went.
 #[derive(Clone, Copy, Default)]
@@ -45,53 +80,58 @@ pub fn handoff<G: Send>(
     acquire: impl Fn(u64) -> G + Sync,
     release: impl Fn(G) + Sync,
 ) -> Handoff {
-    let (full_tx, full_rx) = sync_channel::<Vec<G>>(DEPTH);
-    let (empty_tx, empty_rx) = sync_channel::<Vec<G>>(DEPTH + 2);
+    let link = Link {
+        full: ArrayQueue::new(DEPTH),
+        empty: ArrayQueue::new(DEPTH + 2),
+        gone: AtomicBool::new(false),
+        started: AtomicUsize::new(0),
+    };
     for _ in 0..DEPTH + 2 {
-        empty_tx
-            .send(Vec::with_capacity(BATCH))
-            .expect("receiver alive");
+        assert!(link.empty.push(Vec::with_capacity(BATCH)).is_ok());
     }
-    let barrier = Barrier::new(2);
-    let (acquire, release, barrier) = (&acquire, &release, &barrier);
+    let (acquire, release, link) = (&acquire, &release, &link);
     std::thread::scope(|scope| {
         let producer = scope.spawn(move || {
+            // Tells the consumer if this thread panics, so that it stops
+            // waiting for batches.
+            let _gone = HangUp(link);
             let produce = |n: u64| {
                 let mut i = 0;
                 while i < n {
-                    let mut batch = recv(&empty_rx).expect("consumer alive");
+                    let mut batch = link.pop(&link.empty).expect("consumer panicked");
                     let end = (i + BATCH as u64).min(n);
                     for j in i..end {
                         batch.push(acquire(j));
                     }
-                    assert!(send(&full_tx, batch), "consumer gone");
+                    link.push(&link.full, batch).expect("consumer panicked");
                     i = end;
                 }
             };
             produce(warm);
-            barrier.wait();
+            link.start().expect("consumer panicked");
             let start = Instant::now();
             produce(iters);
             start
         });
         let consumer = scope.spawn(move || {
+            let _gone = HangUp(link);
             let drain = |n: u64, checkpoint: u64| {
                 let mut released = 0;
                 let mut at_checkpoint = None;
                 while released < n {
-                    let mut batch = recv(&full_rx).expect("producer alive");
+                    let mut batch = link.pop(&link.full).expect("producer panicked");
                     released += batch.len() as u64;
                     batch.drain(..).for_each(release);
                     if released >= checkpoint && at_checkpoint.is_none() {
                         at_checkpoint = Some(live());
                     }
-                    // The producer may be gone after the last batch.
-                    send(&empty_tx, batch);
+                    // There is room for every buffer: this push never waits.
+                    link.push(&link.empty, batch).expect("producer panicked");
                 }
                 at_checkpoint.unwrap_or_default()
             };
             drain(warm, u64::MAX);
-            barrier.wait();
+            link.start().expect("producer panicked");
             let live_at_checkpoint = drain(iters, checkpoint);
             (Instant::now(), live_at_checkpoint)
         });
@@ -105,50 +145,277 @@ pub fn handoff<G: Send>(
     })
 }
 
-/// Tries before a handoff blocks. Blocking parks the thread on a futex and
-/// the other thread's next send or receive must wake it (a system call and a
-/// reschedule, microseconds): when one side waits for every batch, that
-/// cost, not the pools', is what a run measures, and whether it happens
-/// flips from sample to sample. So a handoff first tries [`SPINS`] times
-/// with a spin hint, then [`YIELDS`] times yielding the core (which lets the
-/// other thread run if the two share one), and only then blocks.
-pub const SPINS: u32 = 256;
-/// See [`SPINS`].
-pub const YIELDS: u32 = 256;
+/// What the two threads of a handoff share: a bounded lock-free ring of
+/// filled batches (producer to consumer) and one of empty buffers (back),
+/// a flag that one of them has gone, and their start line.
+struct Link<T> {
+    full: ArrayQueue<Vec<T>>,
+    empty: ArrayQueue<Vec<T>>,
+    /// Set when either thread ends or unwinds, so that the other does not
+    /// wait for ever on a thread that panicked.
+    gone: AtomicBool,
+    /// Threads at the start line.
+    started: AtomicUsize,
+}
 
-/// Between two tries of a handoff.
+/// Sets its link's `gone` when dropped: at the end of its thread, or while
+/// that thread unwinds.
+struct HangUp<'l, T>(&'l Link<T>);
+
+impl<T> Drop for HangUp<'_, T> {
+    fn drop(&mut self) {
+        self.0.gone.store(true, Ordering::Release);
+    }
+}
+
+impl<T> Link<T> {
+    /// Pushes `batch` onto `ring`, waiting (spinning, then yielding) while
+    /// it is full; `None` if the other thread has gone.
+    fn push(&self, ring: &ArrayQueue<Vec<T>>, mut batch: Vec<T>) -> Option<()> {
+        let mut attempt = 0;
+        loop {
+            match ring.push(batch) {
+                Ok(()) => return Some(()),
+                Err(back) => batch = back,
+            }
+            if self.gone.load(Ordering::Acquire) {
+                return None;
+            }
+            pause(attempt);
+            attempt = attempt.saturating_add(1);
+        }
+    }
+
+    /// Pops a batch from `ring`, waiting (spinning, then yielding) while it
+    /// is empty; `None` if it is still empty once the other thread has
+    /// gone (which pushes before it goes).
+    fn pop(&self, ring: &ArrayQueue<Vec<T>>) -> Option<Vec<T>> {
+        let mut attempt = 0;
+        loop {
+            if let Some(batch) = ring.pop() {
+                return Some(batch);
+            }
+            if self.gone.load(Ordering::Acquire) {
+                return ring.pop();
+            }
+            pause(attempt);
+            attempt = attempt.saturating_add(1);
+        }
+    }
+
+    /// The start line: waits, spinning (then yielding), until both threads
+    /// are at it, so that neither is asleep when the clock starts (a
+    /// `std::sync::Barrier` parks the first to arrive). `None` if the other
+    /// thread has gone.
+    fn start(&self) -> Option<()> {
+        self.started.fetch_add(1, Ordering::AcqRel);
+        let mut attempt = 0;
+        while self.started.load(Ordering::Acquire) < 2 {
+            if self.gone.load(Ordering::Acquire) {
+                return None;
+            }
+            pause(attempt);
+            attempt = attempt.saturating_add(1);
+        }
+        Some(())
+    }
+}
+
+/// Tries of a handoff that only spin, before each further try also yields
+/// the core. A spin hint takes about 43 ns on the 2-core machine of
+/// `docs/PERFORMANCE.md`, so this is about 3 µs: more than the harness
+/// takes to fill a batch, about what a pool at 40 ns per object takes.
+/// Yielding sooner lets the other thread run when the two share a core
+/// (another process holds the other one). With 1024 spins (44 µs) before
+/// the first yield, the harness-only row took 260-300 ns per item while
+/// another process held one core, against 30 ns with 64, a minute apart.
+/// No try ever blocks.
+pub const SPINS: u32 = 64;
+
+/// Between two tries of a handoff: a spin hint, and after [`SPINS`] tries a
+/// yield as well.
+#[inline]
 pub fn pause(attempt: u32) {
-    if attempt < SPINS {
-        std::hint::spin_loop();
-    } else {
+    std::hint::spin_loop();
+    if attempt >= SPINS {
         std::thread::yield_now();
     }
 }
 
-/// `rx.recv()`, spinning and yielding first.
-pub fn recv<T>(rx: &Receiver<T>) -> Option<T> {
-    for attempt in 0..SPINS + YIELDS {
-        match rx.try_recv() {
-            Ok(value) => return Some(value),
-            Err(TryRecvError::Empty) => pause(attempt),
-            Err(TryRecvError::Disconnected) => return None,
-        }
-    }
-    rx.recv().ok()
+/// Time per object of each round, in the order run.
+#[derive(Clone, Debug, Default)]
+pub struct Rounds {
+    /// ns per object, one entry per round.
+    pub ns: Vec<f64>,
 }
 
-/// `tx.send(value)`, spinning and yielding first while the channel is full.
-/// `false` if the receiver is gone.
-pub fn send<T>(tx: &SyncSender<T>, mut value: T) -> bool {
-    for attempt in 0..SPINS + YIELDS {
-        match tx.try_send(value) {
-            Ok(()) => return true,
-            Err(TrySendError::Full(back)) => {
-                value = back;
-                pause(attempt);
-            }
-            Err(TrySendError::Disconnected(_)) => return false,
+impl Rounds {
+    /// The median round (of an even number, the mean of the middle two).
+    pub fn median(&self) -> f64 {
+        let mut sorted = self.ns.clone();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        match n {
+            0 => f64::NAN,
+            _ if n % 2 == 1 => sorted[n / 2],
+            _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
         }
     }
-    tx.send(value).is_ok()
+
+    /// The fastest round.
+    pub fn min(&self) -> f64 {
+        self.ns.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    /// The slowest round.
+    pub fn max(&self) -> f64 {
+        self.ns.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The slowest round over the median: the issue's "every round within
+    /// 1.5x of the median" holds when this is at most 1.5.
+    pub fn spread(&self) -> f64 {
+        self.max() / self.median()
+    }
+}
+
+/// Objects per round for an object of `size` bytes: two million small ones
+/// (a few milliseconds for the harness alone, so that a scheduler tick is
+/// a small part of a round), a quarter of that for large ones, whose
+/// slowest variants (the ones that never reuse) otherwise hold gigabytes.
+pub fn round_objects(size: usize) -> u64 {
+    if size > 1024 { 1 << 18 } else { 1 << 21 }
+}
+
+/// One variant's timed run: hands the given number of objects across and
+/// returns the time it took.
+pub type TimedRun = dyn Fn(u64) -> Duration;
+
+/// How a bench runs its cross-thread rounds, from its command line: which
+/// ids criterion's filter selects, and whether this is a real run or
+/// `cargo test --benches`' single pass.
+pub struct RoundsRun {
+    filter: Option<regex::Regex>,
+    /// `cargo test --benches` (no `--bench` argument): one short round per
+    /// variant, to check that it runs, and nothing saved.
+    pub quick: bool,
+    /// `--list`: nothing runs.
+    pub list: bool,
+}
+
+impl RoundsRun {
+    /// From `std::env::args()`: the first argument that is not a flag is
+    /// the filter, a regex as for criterion.
+    pub fn from_args() -> Self {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let flag = |f: &str| args.iter().any(|a| a == f);
+        let filter = args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(|f| regex::Regex::new(f).unwrap_or_else(|e| panic!("bad filter {f:?}: {e}")));
+        RoundsRun {
+            filter,
+            quick: !flag("--bench") || flag("--test"),
+            list: flag("--list"),
+        }
+    }
+
+    /// Whether the benchmark `group/id` is to run.
+    pub fn wanted(&self, group: &str, id: &str) -> bool {
+        !self.list
+            && self
+                .filter
+                .as_ref()
+                .is_none_or(|f| f.is_match(&format!("{group}/{id}")))
+    }
+
+    /// Runs the rounds of the wanted variants of `group`, each a name and
+    /// a function that runs one handoff of the given number of objects and
+    /// returns its time: [`ROUNDS`] rounds of `objects` each (one short one
+    /// when quick), interleaved (round 1 of every variant, then round 2,
+    /// ...) so that a burst of load from other work on the machine falls on
+    /// the rounds of several variants, not on all of one's. Prints each
+    /// variant's rounds with the load average before and after them, and
+    /// saves them (see [`crate::results::save_rounds`]).
+    pub fn run(&self, group: &str, objects: u64, variants: &[(String, &TimedRun)]) {
+        let wanted: Vec<_> = variants
+            .iter()
+            .filter(|(id, _)| self.wanted(group, id))
+            .collect();
+        if wanted.is_empty() {
+            return;
+        }
+        let (n, objects) = if self.quick {
+            (1, WARM)
+        } else {
+            (ROUNDS, objects)
+        };
+        let load_before = load_average();
+        let mut results = vec![Rounds::default(); wanted.len()];
+        for _ in 0..n {
+            for ((_, run), r) in wanted.iter().zip(&mut results) {
+                r.ns.push(run(objects).as_secs_f64() * 1e9 / objects as f64);
+            }
+        }
+        let load = format!("{load_before}-{}", load_average());
+        for ((id, _), r) in wanted.iter().zip(&results) {
+            let each: Vec<String> = r.ns.iter().map(|ns| format!("{ns:.1}")).collect();
+            println!(
+                "{:<44} median {:>8.2} ns/obj  min {:>8.2}  max {:>8.2}  max/median {:.2}  load {load}  rounds [{}]",
+                format!("{group}/{id}"),
+                r.median(),
+                r.min(),
+                r.max(),
+                r.spread(),
+                each.join(" "),
+            );
+            if !self.quick {
+                crate::results::save_rounds(group, id, r);
+            }
+        }
+    }
+}
+
+/// The one-minute load average (`/proc/loadavg`), or `?`.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_object_is_released_once_on_the_other_thread() {
+        let released = AtomicUsize::new(0);
+        let producer = std::thread::current().id();
+        let run = handoff(
+            100,
+            1000,
+            500,
+            || 7,
+            |i| (i, std::thread::current().id()),
+            |(_, made_on)| {
+                assert_ne!(std::thread::current().id(), made_on);
+                assert_ne!(std::thread::current().id(), producer);
+                released.fetch_add(1, Ordering::Relaxed);
+            },
+        );
+        assert_eq!(released.load(Ordering::Relaxed), 1100);
+        assert_eq!(run.live_at_checkpoint, 7);
+    }
+
+    #[test]
+    fn rounds_report_median_and_spread() {
+        let r = Rounds {
+            ns: vec![3.0, 1.0, 2.0, 6.0, 2.5],
+        };
+        assert_eq!(r.median(), 2.5);
+        assert_eq!(r.min(), 1.0);
+        assert_eq!(r.max(), 6.0);
+        assert_eq!(r.spread(), 2.4);
+    }
 }

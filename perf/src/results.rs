@@ -1,16 +1,21 @@
 //! Criterion's results as it left them in `target/criterion`
-//! (`$CARGO_TARGET_DIR/criterion` if that is set).
+//! (`$CARGO_TARGET_DIR/criterion` if that is set), and the cross-thread
+//! rounds in `target/rounds`.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-/// `target/criterion/<group>/<id>/new/<file>`.
-fn result_path(group: &str, id: &str, file: &str) -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+/// `target` (`$CARGO_TARGET_DIR` if that is set).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"),
         PathBuf::from,
-    );
-    target
+    )
+}
+
+/// `target/criterion/<group>/<id>/new/<file>`.
+fn result_path(group: &str, id: &str, file: &str) -> PathBuf {
+    target_dir()
         .join("criterion")
         .join(group)
         .join(id.replace('/', "_"))
@@ -63,4 +68,41 @@ pub fn best_sample_ns(group: &str, id: &str) -> Option<f64> {
         .zip(times)
         .filter_map(|(i, t)| Some(t.as_f64()? / i.as_f64()?))
         .min_by(f64::total_cmp)
+}
+
+/// `target/rounds/<group>/<id>.json`: where [`save_rounds`] keeps the
+/// cross-thread rounds, which criterion does not time.
+fn rounds_path(group: &str, id: &str) -> PathBuf {
+    target_dir()
+        .join("rounds")
+        .join(group)
+        .join(format!("{}.json", id.replace('/', "_")))
+}
+
+/// Writes the rounds of `group/id` (ns per object, in the order run), for
+/// the reports of this and later runs.
+pub fn save_rounds(group: &str, id: &str, rounds: &crate::handoff::Rounds) {
+    let path = rounds_path(group, id);
+    let json = serde_json::json!({ "ns": rounds.ns });
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, json.to_string()));
+    if let Err(e) = written {
+        eprintln!("could not write {}: {e}", path.display());
+    }
+}
+
+/// The rounds of `group/id` from this or an earlier run, and when they were
+/// written.
+pub fn load_rounds(group: &str, id: &str) -> Option<(crate::handoff::Rounds, SystemTime)> {
+    let path = rounds_path(group, id);
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+    let ns = json["ns"]
+        .as_array()?
+        .iter()
+        .map(serde_json::Value::as_f64)
+        .collect::<Option<Vec<f64>>>()?;
+    let written = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+    Some((crate::handoff::Rounds { ns }, written))
 }

@@ -6,7 +6,10 @@
 // the cross-thread handoff (`pool_perf::handoff`), for `box` (no pool: a
 // fresh `Box` per object), `pool` (pool-core, whose slow paths use the same
 // allocator) and `thread_local` (the hand-written free list; not in the
-// cross-thread workload, where its objects never come back).
+// cross-thread workload, where its objects never come back), and there
+// `harness` (integers, no allocation: the handoff's own cost). The
+// cross-thread rows are timed in rounds, not by criterion: their figure is
+// the median of `ROUNDS`, saved in `perf/target/rounds`.
 //
 //   cargo bench --manifest-path perf/Cargo.toml --bench alloc_system \
 //       --bench alloc_jemalloc --bench alloc_mimalloc
@@ -21,32 +24,44 @@ include!("../shared/variants.rs");
 /// What this bench adds to `variants.rs`.
 mod variants {
     use super::{Shared, Statics, round_trips};
+    use pool_perf::handoff::TimedRun;
+    use std::time::Duration;
 
-    /// The cross-thread rows of `object`, `box` and `pool`: one closure
-    /// per variant, each running a fresh handoff of `iters` objects.
-    pub(crate) fn handoffs<T: Statics>(
-        mut each: impl FnMut(&'static str, &dyn Fn(u64) -> std::time::Duration),
-    ) {
+    /// The cross-thread rows, `harness`, `box` and `pool`: one closure per
+    /// variant, each running a fresh handoff of `iters` objects and
+    /// returning its time.
+    pub(crate) fn handoffs<T: Statics>() -> Vec<(&'static str, Box<TimedRun>)> {
         use pool_perf::handoff::{WARM, handoff};
         /// `iters` objects from `acquire` handed across and dropped, timed.
-        fn timed<G: Send>(iters: u64, acquire: impl Fn(u64) -> G + Sync) -> std::time::Duration {
+        fn timed<G: Send>(iters: u64, acquire: impl Fn(u64) -> G + Sync) -> Duration {
             // The allocator is not a counting one: no live bytes to read.
             handoff(WARM, iters, u64::MAX, || 0, acquire, drop).elapsed
         }
-        each("box", &|iters| {
-            timed(iters, |i| {
-                let mut s = Box::new(T::create());
-                s.write(i);
-                s
-            })
-        });
-        each("pool", &|iters| {
-            timed(iters, |i| {
-                let mut s = T::core();
-                s.write(i);
-                s
-            })
-        });
+        vec![
+            // The harness alone (integers, no allocation): what every other
+            // row includes.
+            ("harness", Box::new(|iters| timed(iters, |i| i))),
+            (
+                "box",
+                Box::new(|iters| {
+                    timed(iters, |i| {
+                        let mut s = Box::new(T::create());
+                        s.write(i);
+                        s
+                    })
+                }),
+            ),
+            (
+                "pool",
+                Box::new(|iters| {
+                    timed(iters, |i| {
+                        let mut s = T::core();
+                        s.write(i);
+                        s
+                    })
+                }),
+            ),
+        ]
     }
 
     /// `round_trips`, for `box`, `pool` and `thread_local` only.
@@ -69,11 +84,12 @@ mod variants {
 use std::time::{Duration, SystemTime};
 
 use criterion::Criterion;
-use pool_perf::results::{estimate_ns, written_at};
+use pool_perf::handoff::{ROUNDS, RoundsRun, TimedRun, round_objects};
+use pool_perf::results::{estimate_ns, load_rounds, written_at};
 use pool_perf::round_trip::{OneThread, TwoThreads};
 
 /// The variants measured, in the table's order.
-const VARIANTS: [&str; 3] = ["box", "pool", "thread_local"];
+const VARIANTS: [&str; 4] = ["harness", "box", "pool", "thread_local"];
 /// Every allocator's bench, in the table's order.
 const ALLOCATORS: [&str; 3] = ["system", "jemalloc", "mimalloc"];
 
@@ -109,12 +125,21 @@ fn bench_object<T: Statics>(c: &mut Criterion, object: &str) {
         }
         group.finish();
     }
-    let mut group = c.benchmark_group(format!("alloc_cross_thread_{object}"));
-    configure(&mut group);
-    variants::handoffs::<T>(|name, run| {
-        group.bench_function(format!("{prefix}{name}"), |b| b.iter_custom(run));
-    });
-    group.finish();
+}
+
+/// The cross-thread rows, in rounds (criterion does not time them; see
+/// `pool_perf::handoff`).
+fn cross_object<T: Statics>(rounds: &RoundsRun, object: &str) {
+    let runs = variants::handoffs::<T>();
+    let runs: Vec<(String, &TimedRun)> = runs
+        .iter()
+        .map(|(name, run)| (format!("{ALLOCATOR}/{name}"), &**run))
+        .collect();
+    rounds.run(
+        &format!("alloc_cross_thread_{object}"),
+        round_objects(size_of::<T>()),
+        &runs,
+    );
 }
 
 /// Prints every allocator's rows that criterion holds: ns per round trip
@@ -125,11 +150,22 @@ fn report() {
     for object in ["small", "person"] {
         let workloads =
             ["1_thread", "2_threads", "cross_thread"].map(|w| format!("alloc_{w}_{object}"));
+        // Criterion's estimate, or for the cross-thread rows the median of
+        // the rounds; with when it was written.
+        let figure = |group: &str, id: &str| -> Option<(f64, SystemTime)> {
+            if group.starts_with("alloc_cross_thread") {
+                load_rounds(group, id).map(|(r, at)| (r.median(), at))
+            } else {
+                Some((estimate_ns(group, id)?, written_at(group, id)?))
+            }
+        };
         let pool_system: Vec<Option<f64>> = workloads
             .iter()
-            .map(|group| estimate_ns(group, "system/pool"))
+            .map(|group| figure(group, "system/pool").map(|(ns, _)| ns))
             .collect();
-        println!("\n## {object}: ns (and x pool on the system allocator)\n");
+        println!(
+            "\n## {object}: ns (and x pool on the system allocator); cross-thread: median of {ROUNDS} rounds\n"
+        );
         println!(
             "{:<24} {:>18} {:>18} {:>18}  run",
             "variant", "1 thread", "2 threads, /thr", "cross-thread"
@@ -141,10 +177,10 @@ fn report() {
                 let mut oldest = now;
                 let mut any = false;
                 for (group, pool) in workloads.iter().zip(&pool_system) {
-                    match estimate_ns(group, &id) {
-                        Some(ns) => {
+                    match figure(group, &id) {
+                        Some((ns, at)) => {
                             any = true;
-                            oldest = oldest.min(written_at(group, &id).unwrap_or(now));
+                            oldest = oldest.min(at);
                             let ratio =
                                 pool.map_or_else(String::new, |p| format!(" ({:.2}x)", ns / p));
                             cells.push(format!("{ns:.1}{ratio}"));
@@ -174,6 +210,9 @@ fn main() {
     bench_object::<Small>(&mut c, "small");
     bench_object::<Person>(&mut c, "person");
     c.final_summary();
+    let rounds = RoundsRun::from_args();
+    cross_object::<Small>(&rounds, "small");
+    cross_object::<Person>(&rounds, "person");
     if benching {
         report();
     }

@@ -46,7 +46,7 @@ pub(crate) struct CrossCounted<'a> {
 }
 
 impl Handoffs for CrossCounted<'_> {
-    fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff) {
+    fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff + 'static) {
         let start = ALLOC.live();
         let (counted, handoff) = ALLOC.measure(|| {
             run(Run {

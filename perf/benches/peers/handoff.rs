@@ -1,10 +1,8 @@
 //! Workload 3: cross-thread return. One thread acquires and writes, another
-//! releases; the same channel and batches for every variant
+//! releases; the same rings and batches for every variant
 //! ([`pool_perf::handoff`]).
 
-use criterion::BenchmarkGroup;
-use criterion::measurement::WallTime;
-use pool_perf::handoff::{Handoff, WARM, handoff};
+use pool_perf::handoff::{Handoff, RoundsRun, TimedRun, WARM, handoff};
 
 use crate::counting::ALLOC;
 use crate::{Alloc, CAPACITY, Obj, Statics};
@@ -26,14 +24,14 @@ pub(crate) struct Run {
 
 /// Something done with each variant's cross-thread run.
 pub(crate) trait Handoffs {
-    fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff);
+    fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff + 'static);
 }
 
 /// Hands each variant's cross-thread run to `v`: a fresh pool, then
 /// [`handoff`] with the peer's acquire and release. Variants that cannot
 /// return an object on another thread are listed in [`CROSS_NOT_APPLICABLE`].
 pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
-    // The harness alone: integers through the same channels, no objects and
+    // The harness alone: integers through the same rings, no objects and
     // no pool. What it costs is in every other row, so it must stay far
     // below them for those rows to measure pools.
     v.variant(HARNESS, |run| {
@@ -197,13 +195,20 @@ pub(crate) const CROSS_NOT_APPLICABLE: [(&str, &str); 3] = [
     ),
 ];
 
-/// Times each cross-thread run.
-pub(crate) struct CrossTimed<'g, 'c>(pub(crate) &'g mut BenchmarkGroup<'c, WallTime>);
+/// Collects each variant's cross-thread run, to be timed in interleaved
+/// rounds ([`RoundsRun::run`]): criterion does not time this workload,
+/// whose figure is the median of [`ROUNDS`](pool_perf::handoff::ROUNDS)
+/// fresh runs, with the slowest and fastest round beside it.
+#[derive(Default)]
+pub(crate) struct CrossRounds {
+    runs: Vec<(String, Box<TimedRun>)>,
+}
 
-impl Handoffs for CrossTimed<'_, '_> {
-    fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff) {
-        self.0.bench_function(name, |b| {
-            b.iter_custom(|iters| {
+impl Handoffs for CrossRounds {
+    fn variant(&mut self, name: &'static str, run: impl Fn(Run) -> Handoff + 'static) {
+        self.runs.push((
+            name.to_owned(),
+            Box::new(move |iters| {
                 run(Run {
                     warm: WARM,
                     iters,
@@ -211,7 +216,19 @@ impl Handoffs for CrossTimed<'_, '_> {
                     cold: false,
                 })
                 .elapsed
-            });
-        });
+            }),
+        ));
+    }
+}
+
+impl CrossRounds {
+    /// Runs the rounds of the wanted variants of `group`.
+    pub(crate) fn run(&self, rounds: &RoundsRun, group: &str, objects: u64) {
+        let runs: Vec<(String, &TimedRun)> = self
+            .runs
+            .iter()
+            .map(|(name, run)| (name.clone(), &**run))
+            .collect();
+        rounds.run(group, objects, &runs);
     }
 }

@@ -19,14 +19,22 @@
 //!    round trip per thread), so equal to the one-thread figure means the
 //!    aggregate throughput doubled;
 //! 3. `cross_thread_*`: one thread acquires objects in batches of
-//!    [`BATCH`], writes into each and sends the batch over a bounded
-//!    `std::sync::mpsc::sync_channel`; another thread releases them and sends
-//!    the empty batch vector back. The channel and the batches are the same
-//!    for every variant; both sides spin and yield a while before they
-//!    block (see [`SPINS`]). Each sample builds a fresh pool (pool-core's is a
-//!    `static`, so it stays warm), runs [`WARM`] objects through untimed,
-//!    then times from the producer's first acquire to the consumer's last
-//!    release: time per object;
+//!    [`BATCH`](pool_perf::handoff::BATCH) and writes into each; another
+//!    releases them. Each batch travels whole, as one `Vec`, over a bounded
+//!    lock-free ring that both sides spin on (and yield, never block), and
+//!    its empty buffer comes back on a second ring
+//!    ([`pool_perf::handoff`]); the rings and batches are the same for
+//!    every variant, and the `harness` row (integers, no pool) shows what
+//!    they cost. Not timed by criterion: each variant runs
+//!    [`ROUNDS`](pool_perf::handoff::ROUNDS) rounds, each on a fresh pool
+//!    (pool-core's is a `static`, so it stays warm) with
+//!    [`WARM`](pool_perf::handoff::WARM) objects untimed and then 2^21
+//!    small objects or 2^18 `Person`s timed from the producer's first
+//!    acquire to the consumer's last release; the figure is the median time
+//!    per object, printed with the fastest and the slowest round (the
+//!    issue's "every round within 1.5x of the median") and the load
+//!    average. The same filter as criterion's selects them
+//!    (`-- 'cross_thread_person/(pool|opool)$'`);
 //! 4. `json_decode`: the seeds' JSON bodies (seed 000's `Person` with a
 //!    2048-byte `Remark`, seed 001's `Student` with a 1024-byte one) decoded
 //!    with `serde_json` into a fresh value, or into a pooled one whose
@@ -49,7 +57,7 @@
 //! | `poolshark_local` | `poolshark::local::LPooled` (thread-local pools, the crate's default choice) |
 //! | `poolshark` | `poolshark::global::Pool` (`ArrayQueue`; the crate's choice for producer/consumer) |
 //! | `lockfree-object-pool` | `LinearObjectPool` (pages of 32 slots with an atomic bitmap), `pull` / drop |
-//! | `harness` | cross-thread only: integers through the same channels and batches, no objects and no pool; the harness's own cost, in every other row |
+//! | `harness` | cross-thread only: integers through the same rings and batches, no objects and no pool; the harness's own cost, in every other row |
 //!
 //! Every variant resets the object with the very function pool-core uses
 //! (`Reset::reset`: clear the `Vec`/`String`, zero the numbers and the
@@ -63,14 +71,16 @@
 //! per allocation, the same for every variant) and on in separate, untimed
 //! passes that run after criterion: [`ONE_THREAD_COUNT`] round trips on one
 //! thread after a warm-up, [`JSON_COUNT`] decodes, and for the cross-thread
-//! workload a fresh pool run for [`MEMORY_N2`] objects, reporting the heap
-//! it holds (net of what was live before) after [`MEMORY_N1`] and
-//! [`MEMORY_N2`] objects and the peak. A bounded pool shows the same figure
+//! workload a fresh pool run for [`MEMORY_N2`](pool_perf::handoff::MEMORY_N2)
+//! objects, reporting the heap it holds (net of what was live before) after
+//! [`MEMORY_N1`](pool_perf::handoff::MEMORY_N1) and `MEMORY_N2` objects and
+//! the peak. A bounded pool shows the same figure
 //! at both points; a pool that never reuses across threads grows.
 //!
 //! After the run the bench prints those tables with the ratios, read back
-//! from criterion's `target/criterion/*/*/new/estimates.json`, and for the
-//! two-thread and cross-thread workloads also from the fastest sample
+//! from criterion's `target/criterion/*/*/new/estimates.json` (and the
+//! cross-thread rounds from `target/rounds`), and for the
+//! two-thread workload also from the fastest sample
 //! (`sample.json`), which is the figure least disturbed when other work
 //! shares the machine's cores;
 //! `cargo run --release --manifest-path perf/Cargo.toml --example perf_chart` draws `docs/perf.svg` from
@@ -85,11 +95,12 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
+use pool_perf::handoff::{RoundsRun, round_objects};
 use pool_perf::json::{body_000, body_001, fields_in_place};
 use pool_perf::round_trip::{OneThread, TwoThreads};
 
 use crate::counting::{DecodeCounted, count_object};
-use crate::handoff::{CrossTimed, handoffs};
+use crate::handoff::{CrossRounds, handoffs};
 use crate::json::{DecodeTimed, decodes};
 use crate::report::report;
 
@@ -126,11 +137,17 @@ fn bench_object<T: Statics>(c: &mut Criterion, object: &str, shared: &Shared<T>)
         },
     );
     group.finish();
+}
 
-    let mut group = c.benchmark_group(format!("cross_thread_{object}"));
-    configure(&mut group);
-    handoffs::<T>(&mut CrossTimed(&mut group));
-    group.finish();
+/// The cross-thread workload, in rounds (criterion does not time it).
+fn cross_object<T: Statics>(rounds: &RoundsRun, object: &str) {
+    let mut runs = CrossRounds::default();
+    handoffs::<T>(&mut runs);
+    runs.run(
+        rounds,
+        &format!("cross_thread_{object}"),
+        round_objects(size_of::<T>()),
+    );
 }
 
 fn bench_json(c: &mut Criterion) {
@@ -195,6 +212,9 @@ fn main() {
     bench_object(&mut c, "person", &person);
     bench_json(&mut c);
     c.final_summary();
+    let rounds = RoundsRun::from_args();
+    cross_object::<Small>(&rounds, "small");
+    cross_object::<Person>(&rounds, "person");
 
     // The untimed passes, only under `cargo bench` (not `cargo test
     // --benches`, which runs each benchmark once as a test, nor `--list`).

@@ -5,7 +5,8 @@ use pool_perf::round_trip::{VARIANTS, is_peer_crate};
 
 use crate::counting::Row;
 use crate::handoff::{CROSS_NOT_APPLICABLE, HARNESS};
-use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2};
+use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2, ROUNDS};
+use pool_perf::results::load_rounds;
 
 pub(crate) fn counted<'r>(rows: &'r [Row], group: &str, name: &str) -> Option<&'r Row> {
     rows.iter().find(|r| r.group == group && r.name == name)
@@ -70,18 +71,24 @@ pub(crate) fn report(rows: &[Row]) {
         }
 
         let cross = format!("cross_thread_{object}");
-        let pool_ns = estimate_ns(&cross, "pool");
+        let rounds = |name: &str| load_rounds(&cross, name).map(|(r, _)| r);
+        let pool_ns = rounds("pool").map(|r| r.median());
+        let best_peer = VARIANTS
+            .iter()
+            .filter(|n| is_peer_crate(n))
+            .filter_map(|n| rounds(n).map(|r| (r.median(), *n)))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
         println!(
-            "\n## cross-thread return, {object} (batches of {BATCH}, channel depth {DEPTH})\n"
+            "\n## cross-thread return, {object} (batches of {BATCH}, ring depth {DEPTH}; median of {ROUNDS} rounds)\n"
         );
-        let pool_best = best_sample_ns(&cross, "pool");
         println!(
-            "{:<22} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>12} {:>12} {:>12}",
+            "{:<22} {:>9} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>12} {:>12}",
             "variant",
             "ns/obj",
             "/pool",
-            "best-smpl",
-            "/pool",
+            "min",
+            "max",
+            "max/med",
             "B/op",
             "allocs/op",
             format!("heap@{}k", MEMORY_N1 / 1000),
@@ -93,22 +100,32 @@ pub(crate) fn report(rows: &[Row]) {
                 println!("{name:<22} n/a: {why}");
                 continue;
             }
-            let t = estimate_ns(&cross, name);
-            let best = best_sample_ns(&cross, name);
+            let r = rounds(name);
+            let t = r.as_ref().map(|r| r.median());
             let row = counted(rows, &cross, name);
+            if r.is_none() && row.is_none() {
+                continue;
+            }
             let memory = row.and_then(|r| r.memory);
             let kib = |v: i64| format!("{:>9.0} KiB", v as f64 / 1024.0);
             println!(
-                "{name:<22} {} {} {} {} {} {} {:>12} {:>12} {:>12}",
+                "{name:<22} {} {} {} {} {} {} {} {:>12} {:>12} {:>12}",
                 fmt_opt(t, 9, 2),
                 fmt_opt(t.zip(pool_ns).map(|(t, p)| t / p), 8, 2),
-                fmt_opt(best, 9, 2),
-                fmt_opt(best.zip(pool_best).map(|(t, p)| t / p), 8, 2),
+                fmt_opt(r.as_ref().map(|r| r.min()), 9, 2),
+                fmt_opt(r.as_ref().map(|r| r.max()), 9, 2),
+                fmt_opt(r.as_ref().map(|r| r.spread()), 8, 2),
                 fmt_opt(row.map(|r| r.bytes_per_op), 8, 1),
                 fmt_opt(row.map(|r| r.allocs_per_op), 9, 3),
                 memory.map_or_else(|| "-".to_owned(), |m| kib(m.at_n1)),
                 memory.map_or_else(|| "-".to_owned(), |m| kib(m.at_n2)),
                 memory.map_or_else(|| "-".to_owned(), |m| kib(m.peak)),
+            );
+        }
+        if let (Some(p), Some((peer, peer_name))) = (pool_ns, best_peer) {
+            println!(
+                "pool / best peer ({peer_name}) = {:.2}x (target: at most 0.90x)",
+                p / peer
             );
         }
     }

@@ -1,0 +1,380 @@
+//! Where pool-core's time goes when one thread acquires and another
+//! releases: the cross-thread handoff of `benches/peers` (workload 3, the
+//! same rings and batches, `pool_perf::handoff`), with the pool's
+//! statistics read before and after each round.
+//!
+//! `cargo run --release --manifest-path perf/Cargo.toml --example xthread_profile [-- ROUNDS [OBJECTS]]`
+//!
+//! With `HARNESS=1`: the harness alone and pool-core's default small pool,
+//! alternating. With `OPOOL=1`: opool with the reset on the producer (on
+//! `get`, opool's place for it) or on the consumer (before the drop, where
+//! pool-core resets), alternating, for both objects.
+//!
+//! For each object (`small`, and the seeds' `Person` with its 2 KiB
+//! remark) and each of three pool configurations (the defaults, a larger
+//! shared store, larger thread caches), prints per round: ns per object,
+//! then per 1000 objects handed across: objects made by the constructor
+//! (`created`), acquires served by the producer's own cache (`local`) and by
+//! the shared store (`primary` + `victim`: one per refill that found
+//! something, which takes the store's lock once), releases that went into
+//! the consumer's cache (`returned`), and returned objects dropped because
+//! the store was full (`dropped`), with the objects idle at the end.
+//! Every refill that finds the store empty, and every spill, costs a lock
+//! too; the refills that found something are `primary + victim`, and a
+//! spill moves at most one thread cache (32 objects by default), so the
+//! consumer takes the lock at least `returned / 32` times.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use pool_core::{Pool, Poolable, Pooled, Reset, Stats, pool};
+use pool_perf::handoff::{WARM, handoff, load_average};
+
+/// The small object of every bench.
+struct Small {
+    a: u64,
+    b: u64,
+    v: Vec<u8>,
+}
+
+impl Small {
+    fn new() -> Self {
+        Small {
+            a: 0,
+            b: 0,
+            v: Vec::with_capacity(64),
+        }
+    }
+
+    fn write(&mut self, i: u64) {
+        self.a = i;
+        self.b = i ^ 0x5a5a;
+        self.v.extend_from_slice(&i.to_le_bytes());
+        black_box(&*self);
+    }
+}
+
+impl Reset for Small {
+    fn reset(&mut self) {
+        self.a = 0;
+        self.b = 0;
+        self.v.clear();
+    }
+}
+
+/// Seed 000's `Person`, with the derive's reset, as in the benches.
+#[derive(Poolable)]
+#[pool(new = Person::new)]
+struct Person {
+    name: String,
+    age: i32,
+    remark: [u8; 2048],
+}
+
+impl Person {
+    fn new() -> Self {
+        Person {
+            name: String::new(),
+            age: 0,
+            remark: [0; 2048],
+        }
+    }
+
+    fn write(&mut self, i: u64) {
+        self.name.push_str("Ada");
+        self.age = i as i32;
+        self.remark[..8].copy_from_slice(&i.to_le_bytes());
+        black_box(&*self);
+    }
+}
+
+pool! {
+    static SMALL_BIG_STORE: Pool<Small> = Pool::new(Small::new).capacity(8192);
+    static SMALL_BIG_CACHE: Pool<Small> = Pool::new(Small::new).thread_capacity(128);
+    static SMALL_DEFAULT: Pool<Small> = Pool::new(Small::new);
+    static PERSON_BIG_STORE: Pool<Person> = Pool::new(Person::new).capacity(8192);
+    static PERSON_BIG_CACHE: Pool<Person> = Pool::new(Person::new).thread_capacity(128);
+}
+
+/// The difference between two snapshots, per 1000 objects handed across.
+fn per_k(after: u64, before: u64, objects: u64) -> f64 {
+    after.saturating_sub(before) as f64 * 1000.0 / objects as f64
+}
+
+fn profile(
+    label: &str,
+    rounds: usize,
+    objects: u64,
+    stats: fn() -> Stats,
+    one: impl Fn(u64) -> Duration,
+) {
+    println!(
+        "\n{label}: {rounds} rounds of {objects} objects (+{WARM} warm), load {}",
+        load_average()
+    );
+    println!(
+        "{:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7}",
+        "round", "ns/obj", "created", "local", "primary", "victim", "returned", "dropped", "idle"
+    );
+    for round in 1..=rounds {
+        let before = stats();
+        let elapsed = one(objects);
+        let after = stats();
+        let n = objects + WARM;
+        println!(
+            "{round:>5} {:>9.2} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>7}",
+            elapsed.as_secs_f64() * 1e9 / objects as f64,
+            per_k(after.created, before.created, n),
+            per_k(after.hits_local, before.hits_local, n),
+            per_k(after.hits_primary, before.hits_primary, n),
+            per_k(after.hits_victim, before.hits_victim, n),
+            per_k(after.returned, before.returned, n),
+            per_k(after.dropped_capacity, before.dropped_capacity, n),
+            after.idle,
+        );
+    }
+}
+
+/// opool's allocator for `Box<Person>`: resets on `get` (opool's place for
+/// it, on the producer), or not at all when the consumer resets before the
+/// drop.
+#[derive(Clone, Copy)]
+struct PersonAlloc {
+    reset_on_get: bool,
+}
+
+impl opool::PoolAllocator<Box<Person>> for PersonAlloc {
+    fn allocate(&self) -> Box<Person> {
+        Box::new(Person::new())
+    }
+
+    fn reset(&self, person: &mut Box<Person>) {
+        if self.reset_on_get {
+            Reset::reset(&mut **person);
+        }
+    }
+}
+
+/// opool's allocator for `Small`, as [`PersonAlloc`].
+#[derive(Clone, Copy)]
+struct SmallAlloc {
+    reset_on_get: bool,
+}
+
+impl opool::PoolAllocator<Small> for SmallAlloc {
+    fn allocate(&self) -> Small {
+        Small::new()
+    }
+
+    fn reset(&self, small: &mut Small) {
+        if self.reset_on_get {
+            small.reset();
+        }
+    }
+}
+
+/// [`opool_person`] for `Small`.
+fn opool_small(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
+    println!(
+        "\n{label}: {rounds} rounds of {objects} objects, load {}",
+        load_average()
+    );
+    for round in 1..=rounds {
+        let pool = opool::Pool::new(1024, SmallAlloc { reset_on_get });
+        let elapsed = handoff(
+            WARM,
+            objects,
+            u64::MAX,
+            || 0,
+            |i| {
+                let mut s = pool.get();
+                s.write(i);
+                s
+            },
+            |mut s| {
+                if !reset_on_get {
+                    s.reset();
+                }
+            },
+        )
+        .elapsed;
+        println!(
+            "{round:>5} {:>9.2} ns/obj",
+            elapsed.as_secs_f64() * 1e9 / objects as f64
+        );
+    }
+}
+
+/// opool (one crossbeam `ArrayQueue`) with `Person`, the reset on the
+/// producer (`get`) or on the consumer (before the drop): which thread
+/// writes the 2 KiB.
+fn opool_person(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
+    println!(
+        "\n{label}: {rounds} rounds of {objects} objects, load {}",
+        load_average()
+    );
+    for round in 1..=rounds {
+        let pool = opool::Pool::new(1024, PersonAlloc { reset_on_get });
+        let elapsed = handoff(
+            WARM,
+            objects,
+            u64::MAX,
+            || 0,
+            |i| {
+                let mut p = pool.get();
+                p.write(i);
+                p
+            },
+            |mut p| {
+                if !reset_on_get {
+                    Reset::reset(&mut **p);
+                }
+            },
+        )
+        .elapsed;
+        println!(
+            "{round:>5} {:>9.2} ns/obj",
+            elapsed.as_secs_f64() * 1e9 / objects as f64
+        );
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let rounds: usize = args.next().map_or(7, |a| a.parse().expect("ROUNDS"));
+    let objects: Option<u64> = args.next().map(|a| a.parse().expect("OBJECTS"));
+    let small_n = objects.unwrap_or(1 << 21);
+    let person_n = objects.unwrap_or(1 << 18);
+    // `HARNESS=1`: the harness alone (integers), then pool-core's default
+    // small pool, alternating.
+    if std::env::var_os("HARNESS").is_some() {
+        for round in 1..=rounds {
+            let harness = handoff(WARM, small_n, u64::MAX, || 0, |i| i, drop).elapsed;
+            let pool = run_small(&SMALL_DEFAULT, small_n);
+            let ns = |d: Duration| d.as_secs_f64() * 1e9 / small_n as f64;
+            println!(
+                "{round:>5} harness {:>8.2} ns/obj  pool {:>8.2} ns/obj  load {}",
+                ns(harness),
+                ns(pool),
+                load_average()
+            );
+        }
+        return;
+    }
+    // `OPOOL=1`: opool with `Person`, reset on the producer or on the
+    // consumer, alternating, instead of the pool-core runs.
+    if std::env::var_os("OPOOL").is_some() {
+        for _ in 0..2 {
+            opool_small(
+                "opool small, reset on get (producer)",
+                rounds,
+                small_n,
+                true,
+            );
+            opool_small(
+                "opool small, reset before drop (consumer)",
+                rounds,
+                small_n,
+                false,
+            );
+        }
+        opool_person(
+            "opool Person, reset on get (producer)",
+            rounds,
+            person_n,
+            true,
+        );
+        opool_person(
+            "opool Person, reset before drop (consumer)",
+            rounds,
+            person_n,
+            false,
+        );
+        opool_person(
+            "opool Person, reset on get (producer)",
+            rounds,
+            person_n,
+            true,
+        );
+        opool_person(
+            "opool Person, reset before drop (consumer)",
+            rounds,
+            person_n,
+            false,
+        );
+        return;
+    }
+
+    fn run_small(pool: &'static Pool<Small>, n: u64) -> Duration {
+        handoff(
+            WARM,
+            n,
+            u64::MAX,
+            || 0,
+            |i| {
+                let mut s: Pooled<Small> = pool.acquire();
+                s.write(i);
+                s
+            },
+            drop,
+        )
+        .elapsed
+    }
+    fn run_person(pool: &'static Pool<Person>, n: u64) -> Duration {
+        handoff(
+            WARM,
+            n,
+            u64::MAX,
+            || 0,
+            |i| {
+                let mut p = pool.acquire();
+                p.write(i);
+                p
+            },
+            drop,
+        )
+        .elapsed
+    }
+    profile(
+        "small, defaults (capacity 1024, thread_capacity 32)",
+        rounds,
+        small_n,
+        || SMALL_DEFAULT.stats(),
+        |n| run_small(&SMALL_DEFAULT, n),
+    );
+    profile(
+        "small, capacity 8192",
+        rounds,
+        small_n,
+        || SMALL_BIG_STORE.stats(),
+        |n| run_small(&SMALL_BIG_STORE, n),
+    );
+    profile(
+        "small, thread_capacity 128",
+        rounds,
+        small_n,
+        || SMALL_BIG_CACHE.stats(),
+        |n| run_small(&SMALL_BIG_CACHE, n),
+    );
+    profile(
+        "Person, defaults (derived: capacity 1024, thread_capacity 32)",
+        rounds,
+        person_n,
+        || Person::pool().stats(),
+        |n| run_person(Person::pool(), n),
+    );
+    profile(
+        "Person, capacity 8192",
+        rounds,
+        person_n,
+        || PERSON_BIG_STORE.stats(),
+        |n| run_person(&PERSON_BIG_STORE, n),
+    );
+    profile(
+        "Person, thread_capacity 128",
+        rounds,
+        person_n,
+        || PERSON_BIG_CACHE.stats(),
+        |n| run_person(&PERSON_BIG_CACHE, n),
+    );
+}
