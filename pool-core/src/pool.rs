@@ -14,7 +14,7 @@ use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
 use crate::local::LocalCache;
-use crate::padded::Boxed;
+use crate::padded::{Boxed, Erased};
 use crate::reset::Reset;
 use crate::shared::Graveyard;
 use crate::state::{PoolState, StateRef};
@@ -390,7 +390,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let dead: Graveyard<Boxed<T>> = match cache {
+        let dead: Graveyard<Erased> = match cache {
             Some(cache) => cache.spill(value, &self.config),
             None => self.state.put_uncached(value, self.config.capacity),
         };
