@@ -35,7 +35,6 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::config::PoolConfig;
 use crate::epoch;
 use crate::padded::{Boxed, Erased};
 use crate::reset::Reset;
@@ -51,6 +50,7 @@ use crate::sync::lock;
 /// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
 /// initialized value of a `thread_local!`; it has no public methods.
 #[doc(hidden)]
+#[repr(transparent)]
 pub struct LocalCache<T: Reset + Send + 'static> {
     raw: RawCache,
     /// Its objects are `Boxed<T>`s.
@@ -111,12 +111,6 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         }
     }
 
-    /// Points the cache at its state anew, for a run-time pool being
-    /// dropped (see `crate::runtime`).
-    pub(crate) fn set_state(&mut self, state: StateRef<T>) {
-        self.raw.core = state.core();
-    }
-
     /// The fast path of an acquire: pops an object if the cache is current
     /// and not empty.
     #[inline(always)]
@@ -137,28 +131,26 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         })
     }
 
-    /// The slow path of an acquire, after [`pop`](Self::pop) found nothing
-    /// at epoch `now`: see [`RawCache::refill`]. `None` means the pool has
-    /// no idle object: the caller makes one.
-    #[inline]
-    pub(crate) fn refill(
-        &self,
-        now: u64,
-        config: &PoolConfig<T>,
-    ) -> (Option<Boxed<T>>, Graveyard<Erased>) {
-        let (found, dead) = self
-            .raw
-            .refill(now, config.thread_capacity, config.capacity);
-        // SAFETY: as in `pop`.
-        (found.map(|value| unsafe { value.into_boxed() }), dead)
+    /// The cache without its type, for the slow paths.
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> &RawCache {
+        &self.raw
     }
 
-    /// The slow path of a release, after [`push`](Self::push) refused
-    /// `value`: see [`RawCache::spill`].
-    #[inline]
-    pub(crate) fn spill(&self, value: Boxed<T>, config: &PoolConfig<T>) -> Graveyard<Erased> {
-        self.raw
-            .spill(Erased::new(value), config.thread_capacity, config.capacity)
+    /// The typed view of a cache of a pool of `T`s (a run-time pool's
+    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
+    /// compiled once).
+    ///
+    /// # Safety
+    ///
+    /// `raw` must be a cache of a pool of `T`s (its core's objects are
+    /// `Boxed<T>`s).
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
+        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
+        // (the other field is a `PhantomData`), so the pointer cast keeps
+        // layout and validity; the caller vouches for `T`.
+        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
     }
 
     /// Hands the cache's idle objects to the shared store, for good: see
@@ -173,7 +165,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
 impl RawCache {
     /// A cache for the pool whose core is `core`, registered with it.
     #[inline(never)]
-    fn new(core: CoreRef) -> Self {
+    pub(crate) fn new(core: CoreRef) -> Self {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
         core.register();
@@ -190,6 +182,12 @@ impl RawCache {
             core,
             retired: Cell::new(false),
         }
+    }
+
+    /// Points the cache at its pool's core anew, for a run-time pool being
+    /// dropped (see `crate::runtime`).
+    pub(crate) fn set_core(&mut self, core: CoreRef) {
+        self.core = core;
     }
 
     #[inline(always)]
@@ -238,7 +236,7 @@ impl RawCache {
     /// pool has no idle object. `thread_capacity` and `capacity` are the
     /// pool's.
     #[inline(never)]
-    fn refill(
+    pub(crate) fn refill(
         &self,
         now: u64,
         thread_capacity: usize,
@@ -276,7 +274,12 @@ impl RawCache {
     /// if it is below its bound, or else ages it and spills part of it to
     /// the shared store, and keeps `value`.
     #[inline(never)]
-    fn spill(&self, value: Erased, thread_capacity: usize, capacity: usize) -> Graveyard<Erased> {
+    pub(crate) fn spill(
+        &self,
+        value: Erased,
+        thread_capacity: usize,
+        capacity: usize,
+    ) -> Graveyard<Erased> {
         // A pool with no thread caches, or a cache retired or re-entered:
         // straight to the shared store, without closing the gate.
         let entered = if thread_capacity > 0 {

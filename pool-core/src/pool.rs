@@ -8,16 +8,16 @@
 //! site that names the pool.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
-use crate::local::LocalCache;
+use crate::local::{LocalCache, RawCache};
 use crate::padded::{Boxed, Erased};
 use crate::reset::Reset;
-use crate::shared::Graveyard;
-use crate::state::{PoolState, StateRef};
+use crate::state::{CoreRef, PoolState, StateRef};
 use crate::stats::Stats;
 use crate::sync::{AtomicU64, LocalKey, Ordering, ThreadLocal};
 
@@ -84,11 +84,16 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
 }
 
 /// A run-time pool's [`ThreadLocal`], in its allocation
-/// (`crate::runtime`), which outlives every `Pool` that points to it.
-pub(crate) struct OwnedCaches<T: Reset + Send + 'static>(NonNull<ThreadLocal<LocalCache<T>>>);
+/// (`crate::runtime`), which outlives every `Pool` that points to it. Its
+/// caches are kept without their type, so that the `ThreadLocal`'s code is
+/// compiled once, not once per pooled type.
+pub(crate) struct OwnedCaches<T: Reset + Send + 'static>(
+    NonNull<ThreadLocal<RawCache>>,
+    PhantomData<T>,
+);
 
-// SAFETY: a shared reference to a `ThreadLocal<LocalCache<T>>`, which is
-// `Sync` (`LocalCache<T>: Send`), kept alive by its run-time pool.
+// SAFETY: a shared reference to a `ThreadLocal<RawCache>`, which is
+// `Sync` (`RawCache: Send`), kept alive by its run-time pool.
 unsafe impl<T: Reset + Send + 'static> Send for OwnedCaches<T> {}
 // SAFETY: as above.
 unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
@@ -96,9 +101,10 @@ unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
 impl<T: Reset + Send + 'static> OwnedCaches<T> {
     /// # Safety
     ///
-    /// `caches` must outlive every use of the returned value.
-    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<LocalCache<T>>>) -> Self {
-        OwnedCaches(caches)
+    /// `caches` must outlive every use of the returned value, and hold
+    /// caches of a pool of `T`s only.
+    pub(crate) unsafe fn new(caches: NonNull<ThreadLocal<RawCache>>) -> Self {
+        OwnedCaches(caches, PhantomData)
     }
 
     /// The calling thread's cache, made (and registered) on first use.
@@ -108,17 +114,21 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         let caches = unsafe { self.0.as_ref() };
         // `get`, inlined, for a thread that has its cache; `get_or` (not
         // inlined by the crate) only for its first use.
-        match caches.get() {
+        let cache = match caches.get() {
             Some(cache) => cache,
-            None => Self::first_use(caches, state),
-        }
+            None => first_use(caches, state.core()),
+        };
+        // SAFETY: the caches of this pool, whose objects are `T`s
+        // (`OwnedCaches::new`).
+        unsafe { LocalCache::from_raw(cache) }
     }
+}
 
-    #[cold]
-    #[inline(never)]
-    fn first_use(caches: &ThreadLocal<LocalCache<T>>, state: StateRef<T>) -> &LocalCache<T> {
-        caches.get_or(|| LocalCache::with_state(state))
-    }
+/// A thread's first use of a run-time pool: makes its cache.
+#[cold]
+#[inline(never)]
+fn first_use(caches: &ThreadLocal<RawCache>, core: CoreRef) -> &RawCache {
+    caches.get_or(|| RawCache::new(core))
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {
@@ -295,20 +305,18 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        let (found, dead) = match cache {
-            Some(cache) => cache.refill(now, &self.config),
-            None => self.state.take_uncached(now),
-        };
-        let Some(value) = found else {
-            drop(dead);
-            return self.state.create(|| self.config.create.call());
-        };
-        // The object is this acquire's from here on. If a destructor in
-        // `dead` panics, the unwind drops it as it drops a guard: counted
-        // as discarded, not lost with `in_use` stuck at one.
-        let held = Held(Some(value), self);
-        drop(dead);
-        held.into_inner()
+        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
+        let cache = cache.map(LocalCache::raw);
+        match self
+            .state
+            .core
+            .take_slow(cache, now, thread_capacity, capacity)
+        {
+            // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
+            // erasure invariant, `crate::state::PoolCore`).
+            Some(value) => unsafe { value.into_boxed() },
+            None => self.state.create(|| self.config.create.call()),
+        }
     }
 
     /// Resets `value` and returns it to the pool.
@@ -390,18 +398,15 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let dead: Graveyard<Erased> = match cache {
-            Some(cache) => cache.spill(value, &self.config),
-            None => self.state.put_uncached(value, self.config.capacity),
-        };
-        drop(dead);
+        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
+        let cache = cache.map(LocalCache::raw);
+        (self.state.core).put_slow(cache, Erased::new(value), thread_capacity, capacity);
     }
 
     /// Counts an object dropped by its guard during a panic, or by
     /// [`Pooled::discard`], and drops it.
     pub(crate) fn discard(&self, value: Boxed<T>) {
-        self.state.discarded().fetch_add(1, Ordering::Relaxed);
-        drop(value);
+        self.state.core.discard(Erased::new(value));
     }
 
     /// Counts an object taken out of the pool for good.
@@ -456,24 +461,6 @@ struct DiscardOnUnwind<'a>(&'a AtomicU64);
 impl Drop for DiscardOnUnwind<'_> {
     fn drop(&mut self) {
         self.0.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// An object an acquire has taken but not yet handed out; discarded if
-/// dropped before [`Held::into_inner`].
-struct Held<'a, T: Reset + Send + 'static>(Option<Boxed<T>>, &'a Pool<T>);
-
-impl<T: Reset + Send + 'static> Held<'_, T> {
-    fn into_inner(mut self) -> Boxed<T> {
-        self.0.take().expect("taken only here")
-    }
-}
-
-impl<T: Reset + Send + 'static> Drop for Held<'_, T> {
-    fn drop(&mut self) {
-        if let Some(value) = self.0.take() {
-            self.1.discard(value);
-        }
     }
 }
 

@@ -38,7 +38,7 @@ use std::sync::{Arc, Weak};
 use crate::config::{Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Retain};
 use crate::epoch::Rotate;
 use crate::guard::Pooled;
-use crate::local::LocalCache;
+use crate::local::RawCache;
 use crate::pool::{OwnedCaches, Pool};
 use crate::reset::Reset;
 use crate::state::{PoolState, StateRef};
@@ -319,7 +319,7 @@ pub struct PoolHandle<T: Reset + Send + 'static> {
 #[repr(C)]
 struct Inner<T: Reset + Send + 'static> {
     pool: Pool<T>,
-    caches: ThreadLocal<LocalCache<T>>,
+    caches: ThreadLocal<RawCache>,
     state: PoolState<T>,
     /// What `pool.config` calls, if closures; held here so that it lives
     /// as long.
@@ -411,7 +411,7 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
         for cache in self.caches.iter_mut() {
             // SAFETY: `state` is a field of this allocation, dropped after
             // the caches, and was made by `with_home`.
-            cache.set_state(unsafe { StateRef::from_owned(state) });
+            cache.set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }

@@ -81,6 +81,13 @@ impl<T> Shared<T> {
         }
     }
 
+    /// Destroys one of this store's objects (one that would be filed in
+    /// it), at once: the caller holds no lock.
+    pub(crate) fn destroy(&self, object: T) {
+        // SAFETY: `dispose` accepts this store's objects (`Shared::new`).
+        unsafe { (self.dispose)(object) };
+    }
+
     /// An empty graveyard for this store's objects; allocates nothing.
     #[inline]
     pub(crate) fn graveyard(&self) -> Graveyard<T> {

@@ -23,7 +23,7 @@ use std::ptr::NonNull;
 use std::sync::Weak;
 
 use crate::epoch::{self, Entry, Rotate};
-use crate::local::Local;
+use crate::local::{Local, RawCache};
 use crate::padded::{Boxed, Dispose, Erased, boxed_with, dispose};
 use crate::reset::Reset;
 use crate::shared::{Graveyard, Shared};
@@ -200,24 +200,6 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         missing
     }
 
-    /// Takes an object from the shared store for an acquire that has no
-    /// thread cache to go through. What the store expired on the way is
-    /// returned to be destroyed by the caller.
-    #[inline]
-    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Boxed<T>>, Graveyard<Erased>) {
-        let (found, dead) = self.core.take_uncached(now);
-        // SAFETY: the core's objects are `Boxed<T>`s of this `T` (the
-        // erasure invariant, `PoolCore`).
-        (found.map(|value| unsafe { value.into_boxed() }), dead)
-    }
-
-    /// Files one reset object released with no thread cache to go through,
-    /// within `capacity`.
-    #[inline]
-    pub(crate) fn put_uncached(&self, value: Boxed<T>, capacity: usize) -> Graveyard<Erased> {
-        self.core.put_uncached(Erased::new(value), capacity)
-    }
-
     /// The counter bumped when an object is dropped instead of returned.
     #[inline]
     pub(crate) fn discarded(&self) -> &AtomicU64 {
@@ -334,7 +316,62 @@ impl PoolCore {
         drop(store.unlock());
     }
 
-    /// [`PoolState::take_uncached`], erased.
+    /// The slow path of an acquire (`Pool::take_slow`), erased: through
+    /// `cache` if the thread has one, else straight from the shared store.
+    /// `None` means the pool has no idle object: the caller makes one.
+    /// `thread_capacity` and `capacity` are the pool's.
+    #[inline(never)]
+    pub(crate) fn take_slow(
+        &self,
+        cache: Option<&RawCache>,
+        now: u64,
+        thread_capacity: usize,
+        capacity: usize,
+    ) -> Option<Erased> {
+        let (found, dead) = match cache {
+            Some(cache) => cache.refill(now, thread_capacity, capacity),
+            None => self.take_uncached(now),
+        };
+        let Some(value) = found else {
+            drop(dead);
+            return None;
+        };
+        // The object is this acquire's from here on. If a destructor in
+        // `dead` panics, the unwind drops it as it drops a guard: counted
+        // as discarded, not lost with `in_use` stuck at one.
+        let held = Held(Some(value), self);
+        drop(dead);
+        held.into_inner()
+    }
+
+    /// The slow path of a release (`Pool::put_slow`), erased: files
+    /// `value`, already reset, when the thread cache is full, gone or
+    /// disabled, and destroys what the store lets go of.
+    #[inline(never)]
+    pub(crate) fn put_slow(
+        &self,
+        cache: Option<&RawCache>,
+        value: Erased,
+        thread_capacity: usize,
+        capacity: usize,
+    ) {
+        let dead = match cache {
+            Some(cache) => cache.spill(value, thread_capacity, capacity),
+            None => self.put_uncached(value, capacity),
+        };
+        drop(dead);
+    }
+
+    /// Counts an object dropped by its guard during a panic, or by
+    /// `Pooled::discard`, and drops it.
+    pub(crate) fn discard(&self, value: Erased) {
+        self.counters.discarded.fetch_add(1, Ordering::Relaxed);
+        self.shared.destroy(value);
+    }
+
+    /// Takes an object from the shared store for an acquire that has no
+    /// thread cache to go through. What the store expired on the way is
+    /// returned to be destroyed by the caller.
     #[inline(never)]
     pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
         if self.shared.looks_empty() {
@@ -345,7 +382,8 @@ impl PoolCore {
         (found, store.unlock())
     }
 
-    /// [`PoolState::put_uncached`], erased.
+    /// Files one reset object released with no thread cache to go through,
+    /// within `capacity`.
     #[inline(never)]
     pub(crate) fn put_uncached(&self, value: Erased, capacity: usize) -> Graveyard<Erased> {
         let now = self.register();
@@ -380,6 +418,24 @@ impl PoolCore {
             .returned
             .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
         stats
+    }
+}
+
+/// An object an acquire has taken but not yet handed out; discarded if
+/// dropped before [`Held::into_inner`].
+struct Held<'a>(Option<Erased>, &'a PoolCore);
+
+impl Held<'_> {
+    fn into_inner(mut self) -> Option<Erased> {
+        self.0.take()
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            self.1.discard(value);
+        }
     }
 }
 
