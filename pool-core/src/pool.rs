@@ -6,6 +6,12 @@
 //! its own, so the compiler can treat a pool `static` as a constant and fold
 //! the thread-cache access into a direct thread-local access at every call
 //! site that names the pool.
+//!
+//! Only the fast paths here are generic over `T`; a miss or an overflow
+//! goes, with the object erased (`crate::padded::Erased`), to the
+//! non-generic slow paths of the pool's core (`PoolCore::take_slow`,
+//! `PoolCore::put_slow`), compiled once in pool-core rather than once per
+//! pooled type.
 
 use std::fmt;
 use std::marker::PhantomData;
