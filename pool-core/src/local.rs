@@ -22,19 +22,25 @@
 //!    release objects of the same pool (a tree of pooled nodes, say).
 //!    Should the slot be busy (re-entered), the cache falls back to the
 //!    shared store rather than wait.
+//!
+//! The cache is two layers, as the state is (`crate::state`): [`RawCache`]
+//! holds erased objects (`crate::padded::Erased`) and has every slow path,
+//! compiled once in pool-core; [`LocalCache<T>`] is a `RawCache` that
+//! knows its pool's `T`, with the fast paths, inlined where the pool is
+//! used, which do no more than turn the erased pointer back into the box.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::config::PoolConfig;
 use crate::epoch;
-use crate::padded::Boxed;
+use crate::padded::{Boxed, Erased};
 use crate::reset::Reset;
 use crate::shared::{Graveyard, Locked};
 use crate::slot::{self, Entered, Slot};
-use crate::state::{PoolState, StateRef};
+use crate::state::{CoreRef, PoolState, StateRef};
 use crate::stats::bump;
 use crate::sync::lock;
 
@@ -44,25 +50,33 @@ use crate::sync::lock;
 /// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
 /// initialized value of a `thread_local!`; it has no public methods.
 #[doc(hidden)]
+#[repr(transparent)]
 pub struct LocalCache<T: Reset + Send + 'static> {
-    slot: NonNull<CachePadded<Slot<Local<T>>>>,
+    raw: RawCache,
+    /// Its objects are `Boxed<T>`s.
+    _objects: PhantomData<T>,
+}
+
+/// A thread's cache without its type: what every slow path works on.
+pub(crate) struct RawCache {
+    slot: NonNull<CachePadded<Slot<Local>>>,
     /// The pool's shared half, where misses, overflows and the thread's
     /// exit go, and whose registry holds the slot.
-    state: StateRef<T>,
-    /// Whether [`LocalCache::retire`] has run: the slot has left the
+    core: CoreRef,
+    /// Whether [`RawCache::retire`] has run: the slot has left the
     /// registry, holds nothing, and the slow paths go straight to the
     /// shared store.
     retired: Cell<bool>,
 }
 
 /// What a thread's cache holds, inside its slot.
-pub(crate) struct Local<T: Reset + Send + 'static> {
+pub(crate) struct Local {
     /// Idle objects; the most recently released on top. Its capacity is the
     /// room the fast path checks: it starts at zero and grows, on the slow
     /// path and exactly (`Local::grow`), up to `bound`, so the bound is a
     /// bound and not a preallocation (a `thread_capacity` of `usize::MAX`
     /// costs nothing until objects are cached).
-    items: Vec<Boxed<T>>,
+    items: Vec<Erased>,
     /// The pool's `thread_capacity`, and the bound on its shared tiers.
     /// Learned from the pool's configuration on the first slow path, which
     /// runs before the cache can hold anything (its capacity starts at
@@ -89,10 +103,72 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
 
     /// The calling thread's cache for the pool whose shared half is
     /// `state`: [`new`](Self::new), for a static or a run-time pool.
+    #[inline]
     pub(crate) fn with_state(state: StateRef<T>) -> Self {
+        LocalCache {
+            raw: RawCache::new(state.core()),
+            _objects: PhantomData,
+        }
+    }
+
+    /// The fast path of an acquire: pops an object if the cache is current
+    /// and not empty.
+    #[inline(always)]
+    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
+        let value = self.raw.pop(now)?;
+        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
+        // erasure invariant, `crate::state::PoolCore`).
+        Some(unsafe { value.into_boxed() })
+    }
+
+    /// The fast path of a release: pushes `value` if the cache is current
+    /// and has room; otherwise hands it back.
+    #[inline(always)]
+    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
+        self.raw.push(Erased::new(value), now).map_err(|value| {
+            // SAFETY: `value` is the object just erased.
+            unsafe { value.into_boxed() }
+        })
+    }
+
+    /// The cache without its type, for the slow paths.
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> &RawCache {
+        &self.raw
+    }
+
+    /// The typed view of a cache of a pool of `T`s (a run-time pool's
+    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
+    /// compiled once).
+    ///
+    /// # Safety
+    ///
+    /// `raw` must be a cache of a pool of `T`s (its core's objects are
+    /// `Boxed<T>`s).
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
+        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
+        // (the other field is a `PhantomData`), so the pointer cast keeps
+        // layout and validity; the caller vouches for `T`.
+        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
+    }
+
+    /// Hands the cache's idle objects to the shared store, for good: see
+    /// [`RawCache::retire`]. The drop does it too; the loom models call
+    /// it by hand.
+    #[allow(dead_code, reason = "called by the loom models only")]
+    pub(crate) fn retire(&self) {
+        self.raw.retire();
+    }
+}
+
+impl RawCache {
+    /// A cache for the pool whose core is `core`, registered with it.
+    #[inline(never)]
+    pub(crate) fn new(core: CoreRef) -> Self {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
-        state.register();
+        core.register();
         let local = Local {
             items: Vec::new(),
             bound: 0,
@@ -101,38 +177,36 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
             last_crossing: Crossing::None,
         };
         let epoch = local.epoch;
-        LocalCache {
-            slot: Slot::register(local, epoch, &state.caches),
-            state,
+        RawCache {
+            slot: Slot::register(local, epoch, &core.caches),
+            core,
             retired: Cell::new(false),
         }
     }
 
-    /// Points the cache at its state anew, for a run-time pool being
+    /// Points the cache at its pool's core anew, for a run-time pool being
     /// dropped (see `crate::runtime`).
-    pub(crate) fn set_state(&mut self, state: StateRef<T>) {
-        self.state = state;
+    pub(crate) fn set_core(&mut self, core: CoreRef) {
+        self.core = core;
     }
 
     #[inline(always)]
-    fn slot(&self) -> &Slot<Local<T>> {
+    fn slot(&self) -> &Slot<Local> {
         // SAFETY: the slot is freed only by this handle's `drop`.
         unsafe { self.slot.as_ref() }
     }
 
     /// Enters the slot for a slow path, waiting for a rotation that holds
     /// it; `None` if the cache is retired or re-entered.
-    fn enter_slow(&self) -> Option<Entered<'_, Local<T>>> {
+    fn enter_slow(&self) -> Option<Entered<'_, Local>> {
         if self.retired.get() {
             return None;
         }
         self.slot().enter_slow()
     }
 
-    /// The fast path of an acquire: pops an object if the cache is current
-    /// and not empty.
     #[inline(always)]
-    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
+    fn pop(&self, now: u64) -> Option<Erased> {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
         let value = entered.get().items.pop()?;
@@ -140,10 +214,8 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         Some(value)
     }
 
-    /// The fast path of a release: pushes `value` if the cache is current
-    /// and has room; otherwise hands it back.
     #[inline(always)]
-    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
+    fn push(&self, value: Erased, now: u64) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {
             return Err(value);
@@ -157,33 +229,36 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         Ok(())
     }
 
-    /// The slow path of an acquire, after [`pop`](Self::pop) found nothing
-    /// at epoch `now`: ages the cache, takes an object from the shared store
-    /// and refills the cache from it in the same critical section, so that
-    /// the next acquires on this thread are lock-free again. `None` means
-    /// the pool has no idle object: the caller makes one.
+    /// The slow path of an acquire, after `pop` found nothing at epoch
+    /// `now`: ages the cache, takes an object from the shared store and
+    /// refills the cache from it in the same critical section, so that the
+    /// next acquires on this thread are lock-free again. `None` means the
+    /// pool has no idle object. `thread_capacity` and `capacity` are the
+    /// pool's.
+    #[inline(never)]
     pub(crate) fn refill(
         &self,
         now: u64,
-        config: &PoolConfig<T>,
-    ) -> (Option<Boxed<T>>, Graveyard<Boxed<T>>) {
+        thread_capacity: usize,
+        capacity: usize,
+    ) -> (Option<Erased>, Graveyard<Erased>) {
         let Some(mut entered) = self.enter_slow() else {
-            return self.state.take_uncached(now);
+            return self.core.take_uncached(now);
         };
         let local = entered.get();
-        local.learn(config);
-        if local.items.is_empty() && self.state.shared.looks_empty() {
+        local.learn(thread_capacity, capacity);
+        if local.items.is_empty() && self.core.shared.looks_empty() {
             // Nothing to age here and nothing to take there: skip the lock.
             // Under a burst larger than the pool, every miss lands here.
             local.epoch = now;
             local.missed();
             entered.open(now);
-            return (None, Graveyard::new());
+            return (None, self.core.shared.graveyard());
         }
         // The cache's old objects may go to the shared store, which `rotate`
         // must then age even if this pool is never touched again.
-        let now = self.state.register();
-        let mut store = self.state.shared.lock(now);
+        let now = self.core.register();
+        let mut store = self.core.shared.lock(now);
         local.turn_over(&mut store, now);
         let found = store.take().map(|(value, _tier)| value);
         let batch = local.missed();
@@ -194,36 +269,42 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
         (found, store.unlock())
     }
 
-    /// The slow path of a release, after [`push`](Self::push) refused
-    /// `value` (the cache is full, out of date, not grown yet, or disabled):
-    /// grows the cache if it is below its bound, or else ages it and
-    /// spills part of it to the shared store, and keeps `value`.
-    pub(crate) fn spill(&self, value: Boxed<T>, config: &PoolConfig<T>) -> Graveyard<Boxed<T>> {
+    /// The slow path of a release, after `push` refused `value` (the cache
+    /// is full, out of date, not grown yet, or disabled): grows the cache
+    /// if it is below its bound, or else ages it and spills part of it to
+    /// the shared store, and keeps `value`.
+    #[inline(never)]
+    pub(crate) fn spill(
+        &self,
+        value: Erased,
+        thread_capacity: usize,
+        capacity: usize,
+    ) -> Graveyard<Erased> {
         // A pool with no thread caches, or a cache retired or re-entered:
         // straight to the shared store, without closing the gate.
-        let entered = if config.thread_capacity > 0 {
+        let entered = if thread_capacity > 0 {
             self.enter_slow()
         } else {
             None
         };
         let Some(mut entered) = entered else {
-            return self.state.put_uncached(value, config.capacity);
+            return self.core.put_uncached(value, capacity);
         };
         let returned = &self.slot().returned;
         let local = entered.get();
-        local.learn(config);
+        local.learn(thread_capacity, capacity);
         let current = epoch::epoch().now();
         if local.epoch == current && local.grow() {
             // Room made without the store: the cache is still warming up.
             local.items.push(value);
             bump(returned);
             entered.open(current);
-            return Graveyard::new();
+            return self.core.shared.graveyard();
         }
         // Reads the epoch itself, after registering the pool, rather than
         // trusting the fast path's earlier read.
-        let now = self.state.register();
-        let mut store = self.state.shared.lock(now);
+        let now = self.core.register();
+        let mut store = self.core.shared.lock(now);
         local.turn_over(&mut store, now);
         if local.items.len() >= local.bound {
             // Spill in one batch from the bottom, keeping the recently used
@@ -265,7 +346,7 @@ enum Crossing {
     Full,
 }
 
-impl<T: Reset + Send + 'static> Local<T> {
+impl Local {
     /// Whether the cache has no room left in its buffer. Comparing with the
     /// vector's own capacity (never above `bound`) lets the compiler drop
     /// `push`'s growth check; the slow path grows the buffer up to `bound`.
@@ -276,9 +357,9 @@ impl<T: Reset + Send + 'static> Local<T> {
 
     /// Takes the bounds from the pool's configuration (the same every time:
     /// a configuration never changes).
-    fn learn(&mut self, config: &PoolConfig<T>) {
-        self.bound = config.thread_capacity;
-        self.capacity = config.capacity;
+    fn learn(&mut self, thread_capacity: usize, capacity: usize) {
+        self.bound = thread_capacity;
+        self.capacity = capacity;
     }
 
     /// Grows the buffer towards `bound`, doubling (from four), with room for
@@ -309,7 +390,7 @@ impl<T: Reset + Send + 'static> Local<T> {
     /// to the shared store, which files them as victims or expires them.
     /// Its owner calls it on a slow path; a rotation calls it on an idle
     /// owner's cache.
-    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Boxed<T>>, now: u64) {
+    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Erased>, now: u64) {
         if self.epoch != now {
             let len = self.items.len();
             store.put_from(&mut self.items, ..len, self.epoch, self.capacity);
@@ -345,27 +426,28 @@ impl<T: Reset + Send + 'static> Local<T> {
     }
 }
 
-impl<T: Reset + Send + 'static> LocalCache<T> {
+impl RawCache {
     /// Hands the cache's idle objects to the shared store and its counters
     /// to the pool's totals, for good: what the thread's exit does. Later
     /// calls do nothing, so a loom model can retire a cache before loom
     /// drops it (loom runs a thread's local destructors outside the model's
     /// execution, where no modelled lock may be taken).
-    pub(crate) fn retire(&self) {
+    #[inline(never)]
+    fn retire(&self) {
         if self.retired.replace(true) {
             return;
         }
         // Out of the registry first: no rotation can reach the slot after
         // this, so the owner needs no handshake to empty it.
-        lock(&self.state.caches).remove(self.slot);
+        lock(&self.core.caches).remove(self.slot);
         // SAFETY: unregistered, and this is its owner, outside any
         // operation (`retire` runs no user code before this point).
         let contents = unsafe { self.slot().contents_unregistered() };
         // SAFETY: as above; this is the only reference to the contents.
         let local = unsafe { contents.deref() };
-        let now = self.state.register();
+        let now = self.core.register();
         let len = local.items.len();
-        let mut store = self.state.shared.lock(now);
+        let mut store = self.core.shared.lock(now);
         let (epoch, capacity) = (local.epoch, local.capacity);
         store.put_from(&mut local.items, ..len, epoch, capacity);
         // A retired cache that is used again (by a later thread-local's
@@ -387,11 +469,11 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
 // caches move only so: as the entry of a `ThreadLocal`, which another
 // thread reaches only to drop it, with every thread's use of it over, or
 // which a new thread inherits, through the crate's own locking, from one
-// that has exited. The objects inside are `T: Send`, and the state is
-// reached through a `Sync` reference.
-unsafe impl<T: Reset + Send + 'static> Send for LocalCache<T> {}
+// that has exited. The objects inside are `Erased`, which is `Send`, and
+// the core is reached through a `Sync` reference.
+unsafe impl Send for RawCache {}
 
-impl<T: Reset + Send + 'static> Drop for LocalCache<T> {
+impl Drop for RawCache {
     /// The thread is exiting: its idle objects go to the shared store, so
     /// that another thread can use them (or rotation can reclaim them), and
     /// its counters to the pool's totals.
@@ -404,6 +486,12 @@ impl<T: Reset + Send + 'static> Drop for LocalCache<T> {
 }
 
 impl<T: Reset + Send + 'static> std::fmt::Debug for LocalCache<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.raw.fmt(f)
+    }
+}
+
+impl std::fmt::Debug for RawCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.slot().enter(epoch::epoch().now()) {
             Some(mut entered) => {

@@ -1,11 +1,22 @@
-//! How the pool holds an object: [`Boxed`], a box of [`Padded`].
+//! How the pool holds an object: [`Boxed`], a box of [`Padded`], and
+//! [`Erased`], the same box with its type forgotten, as the caches, the
+//! shared store and rotation hold it.
 //!
-//! Invariant: every pooled object is followed, in its own allocation, by
-//! [`GAP`] bytes that nothing reads or writes, so no two pooled objects
-//! share a cache line (checked by this module's test).
+//! Invariants:
+//! 1. Every pooled object is followed, in its own allocation, by [`GAP`]
+//!    bytes that nothing reads or writes, so no two pooled objects share a
+//!    cache line (checked by this module's test).
+//! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool that holds it:
+//!    made only by [`Erased::new`] from a `Boxed<T>`, and turned back (or
+//!    dropped, by the pool's [`Dispose`], [`dispose::<T>`]) only with that
+//!    `T`. Everything that moves objects without knowing `T` (the caches'
+//!    slow paths, the shared store, rotation, the graveyard) is compiled
+//!    once in pool-core rather than once per pooled type: a derived struct
+//!    costs its fast paths and one `dispose`, not a copy of the tiers.
 
 use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 
 /// How the pool holds an object: boxed, so that moving it between the guard,
 /// the caches and the tiers moves one pointer whatever the size of `T`, and
@@ -33,6 +44,62 @@ const GAP: usize = 64;
 pub(crate) struct Padded<T> {
     value: T,
     _gap: MaybeUninit<[u8; GAP]>,
+}
+
+/// A pooled object, boxed, with its type erased: a `Boxed<T>` (a pointer
+/// from [`Box::into_raw`]) for the `T` of the pool that holds it
+/// (module invariant 2). Pointer-sized, with a niche, as the box was, so
+/// the caches' vectors and their fast paths are unchanged by the erasure.
+///
+/// Dropping an `Erased` leaks its object: whoever holds one either turns
+/// it back into its box ([`Erased::into_boxed`]) or gives it to its pool's
+/// [`Dispose`].
+#[repr(transparent)]
+pub(crate) struct Erased(NonNull<u8>);
+
+// SAFETY: an `Erased` owns a `Boxed<T>` with `T: Send` (`Erased::new`
+// asks for it), which may move between threads as the box may.
+unsafe impl Send for Erased {}
+
+impl Erased {
+    /// Forgets the type of `boxed`.
+    #[inline(always)]
+    pub(crate) fn new<T: Send>(boxed: Boxed<T>) -> Self {
+        // `Box::into_raw` is never null.
+        Erased(NonNull::from(Box::leak(boxed)).cast())
+    }
+
+    /// The box again.
+    ///
+    /// # Safety
+    ///
+    /// `T` must be the type this was made from ([`Erased::new`]).
+    #[inline(always)]
+    pub(crate) unsafe fn into_boxed<T>(self) -> Boxed<T> {
+        // SAFETY: made by `Erased::new` from a `Boxed<T>` of this `T` (the
+        // caller's promise), whose `Box::leak` gave up ownership to this
+        // value, which is consumed here: one owner again.
+        unsafe { Box::from_raw(self.0.as_ptr().cast::<Padded<T>>()) }
+    }
+}
+
+/// Drops an [`Erased`] object of one pool: [`dispose::<T>`] for the pool's
+/// `T`, the one thing the erased code needs to know about `T`.
+///
+/// # Safety
+///
+/// The object must be of the type the function was made for (an object of
+/// the pool it belongs to).
+pub(crate) type Dispose<T> = unsafe fn(T);
+
+/// The [`Dispose`] of a pool of `T`s: drops the object and frees its box.
+///
+/// # Safety
+///
+/// `object` must have been made from a `Boxed<T>` of this `T`.
+pub(crate) unsafe fn dispose<T>(object: Erased) {
+    // SAFETY: the caller's promise.
+    drop(unsafe { object.into_boxed::<T>() });
 }
 
 /// Makes an object with `create`, straight into its box.

@@ -6,6 +6,12 @@
 //! its own, so the compiler can treat a pool `static` as a constant and fold
 //! the thread-cache access into a direct thread-local access at every call
 //! site that names the pool.
+//!
+//! Only the fast paths here are generic over `T`; a miss or an overflow
+//! goes, with the object erased (`crate::padded::Erased`), to the
+//! non-generic slow paths of the pool's core (`PoolCore::take_slow`,
+//! `PoolCore::put_slow`), compiled once in pool-core rather than once per
+//! pooled type.
 
 use std::fmt;
 use std::ptr::NonNull;
@@ -14,10 +20,9 @@ use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
 use crate::local::LocalCache;
-use crate::padded::Boxed;
+use crate::padded::{Boxed, Erased};
 use crate::reset::Reset;
 use crate::runtime::OwnedCaches;
-use crate::shared::Graveyard;
 use crate::state::{PoolState, StateRef};
 use crate::stats::Stats;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
@@ -279,20 +284,18 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        let (found, dead) = match cache {
-            Some(cache) => cache.refill(now, &self.config),
-            None => self.state.take_uncached(now),
-        };
-        let Some(value) = found else {
-            drop(dead);
-            return self.state.create(|| self.config.create.call());
-        };
-        // The object is this acquire's from here on. If a destructor in
-        // `dead` panics, the unwind drops it as it drops a guard: counted
-        // as discarded, not lost with `in_use` stuck at one.
-        let held = Held(Some(value), self);
-        drop(dead);
-        held.into_inner()
+        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
+        let cache = cache.map(LocalCache::raw);
+        match self
+            .state
+            .core
+            .take_slow(cache, now, thread_capacity, capacity)
+        {
+            // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
+            // erasure invariant, `crate::state::PoolCore`).
+            Some(value) => unsafe { value.into_boxed() },
+            None => self.state.create(|| self.config.create.call()),
+        }
     }
 
     /// Resets `value` and returns it to the pool.
@@ -385,18 +388,15 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let dead: Graveyard<Boxed<T>> = match cache {
-            Some(cache) => cache.spill(value, &self.config),
-            None => self.state.put_uncached(value, self.config.capacity),
-        };
-        drop(dead);
+        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
+        let cache = cache.map(LocalCache::raw);
+        (self.state.core).put_slow(cache, Erased::new(value), thread_capacity, capacity);
     }
 
     /// Counts an object dropped by its guard during a panic, or by
     /// [`Pooled::discard`], and drops it.
     pub(crate) fn discard(&self, value: Boxed<T>) {
-        self.state.discarded().fetch_add(1, Ordering::Relaxed);
-        drop(value);
+        self.state.core.discard(Erased::new(value));
     }
 
     /// Counts an object taken out of the pool for good.
@@ -451,24 +451,6 @@ struct DiscardOnUnwind<'a>(&'a AtomicU64);
 impl Drop for DiscardOnUnwind<'_> {
     fn drop(&mut self) {
         self.0.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// An object an acquire has taken but not yet handed out; discarded if
-/// dropped before [`Held::into_inner`].
-struct Held<'a, T: Reset + Send + 'static>(Option<Boxed<T>>, &'a Pool<T>);
-
-impl<T: Reset + Send + 'static> Held<'_, T> {
-    fn into_inner(mut self) -> Boxed<T> {
-        self.0.take().expect("taken only here")
-    }
-}
-
-impl<T: Reset + Send + 'static> Drop for Held<'_, T> {
-    fn drop(&mut self) {
-        if let Some(value) = self.0.take() {
-            self.1.discard(value);
-        }
     }
 }
 

@@ -47,7 +47,7 @@ use crossbeam_utils::CachePadded;
 use crate::config::{Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, Retain};
 use crate::epoch::{self, Rotate};
 use crate::guard::Pooled;
-use crate::local::LocalCache;
+use crate::local::{LocalCache, RawCache};
 use crate::padded::Boxed;
 use crate::pool::Pool;
 use crate::reset::Reset;
@@ -392,7 +392,8 @@ struct Part<T: Reset + Send + 'static> {
     lent: AtomicUsize,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
-    cache: LocalCache<T>,
+    /// The thread's cache, without its type (`LocalCache::from_raw`).
+    cache: RawCache,
 }
 
 /// `Part::lent`'s unit and flags.
@@ -406,6 +407,13 @@ const CLOSED: usize = 1;
 unsafe impl<T: Reset + Send + 'static> Send for Part<T> {}
 
 impl<T: Reset + Send + 'static> Part<T> {
+    /// The thread's cache, typed.
+    #[inline(always)]
+    fn cache(&self) -> &LocalCache<T> {
+        // SAFETY: the cache of a pool of `T`s, which holds only `T`s.
+        unsafe { LocalCache::from_raw(&self.cache) }
+    }
+
     /// Takes the part's strong count on the pool, at its first acquire.
     #[cold]
     #[inline(never)]
@@ -445,7 +453,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
     pub(crate) fn cache(&self) -> Option<&LocalCache<T>> {
         // SAFETY: a part lives as long as its pool, which outlives `self`'s
         // use (what holds `self` keeps the pool alive).
-        self.part().map(|part| unsafe { &(*part.as_ptr()).cache })
+        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
     }
 
     /// The calling thread's part: from the thread's [`memo`], or through
@@ -480,7 +488,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
                     .with_release(part_release::<T>, Some(part_unref::<T>)),
                 lent: AtomicUsize::new(0),
                 inner: self.inner,
-                cache: LocalCache::with_state(inner.pool.state),
+                cache: RawCache::new(inner.pool.state.core()),
             })
         });
         // The pointer kept (by the memo, the list and guards) is derived
@@ -521,7 +529,7 @@ impl<T: Reset + Send + 'static> PoolHandle<T> {
         // this handle keeps alive); other threads touch only its `lent`.
         let here = unsafe { part.as_ref() };
         let now = epoch::epoch().now();
-        let value = self.inner.pool.take(Some(&here.cache), now);
+        let value = self.inner.pool.take(Some(here.cache()), now);
         if here.lent.fetch_add(ONE, Ordering::Relaxed) & HELD == 0 {
             here.hold();
         }
@@ -645,7 +653,8 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
         for part in self.caches.iter_mut() {
             // SAFETY: `state` is a field of this allocation, dropped after
             // the caches, and was made by `with_home`.
-            part.cache.set_state(unsafe { StateRef::from_owned(state) });
+            part.cache
+                .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }

@@ -6,8 +6,20 @@
 //! once per object. Every object the store decides to destroy (over capacity,
 //! or aged out by rotation) goes to a graveyard that is dropped only after the
 //! lock is released: the store never runs user code under its lock.
+//!
+//! The store is generic over what it holds, but a pool's is a
+//! `Shared<Erased>` (`crate::padded`): every pool's store is the same
+//! code, compiled once in pool-core, and destroys its objects through the
+//! pool's [`Dispose`], given when the store is made.
+//!
+//! Invariant: both tiers together hold at most `capacity` objects, and
+//! every object the store lets go of (expired, over capacity, or the
+//! store's own end) passes through a [`Graveyard`] that destroys it with
+//! no lock held.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+use crate::padded::Dispose;
 
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 
@@ -25,6 +37,9 @@ pub(crate) struct Shared<T> {
     /// without the lock, it lets a miss on an empty store go straight to the
     /// constructor instead of queueing for a lock that has nothing to give.
     idle: AtomicUsize,
+    /// Destroys one of the objects: the only thing the store knows about
+    /// their type.
+    dispose: Dispose<T>,
 }
 
 struct Tiers<T> {
@@ -51,12 +66,34 @@ pub(crate) struct SharedCounts {
 
 impl<T> Shared<T> {
     const_fn! {
-        pub(crate) fn new() -> Self {
+        /// An empty store whose objects `dispose` destroys.
+        ///
+        /// # Safety
+        ///
+        /// `dispose` must accept every object that will be filed in the
+        /// store (for a pool's store: `dispose::<T>` of the pool's `T`).
+        pub(crate) unsafe fn new(dispose: Dispose<T>) -> Self {
             Shared {
                 tiers: Mutex::new(Tiers::new()),
                 idle: AtomicUsize::new(0),
+                dispose,
             }
         }
+    }
+
+    /// Destroys one of this store's objects (one that would be filed in
+    /// it), at once: the caller holds no lock.
+    pub(crate) fn destroy(&self, object: T) {
+        // SAFETY: `dispose` accepts this store's objects (`Shared::new`).
+        unsafe { (self.dispose)(object) };
+    }
+
+    /// An empty graveyard for this store's objects; allocates nothing.
+    #[inline]
+    pub(crate) fn graveyard(&self) -> Graveyard<T> {
+        // SAFETY: `dispose` accepts this store's objects (`Shared::new`),
+        // and only they are buried in its graveyards.
+        unsafe { Graveyard::new(self.dispose) }
     }
 
     /// Whether the store looked empty when its lock was last released. A
@@ -76,7 +113,7 @@ impl<T> Shared<T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
             idle: &self.idle,
-            graveyard: Graveyard::new(),
+            graveyard: self.graveyard(),
         };
         locked.advance_to(now);
         locked
@@ -89,6 +126,22 @@ impl<T> Shared<T> {
             idle: (tiers.primary.len() + tiers.victim.len()) as u64,
             ..tiers.counts
         }
+    }
+}
+
+impl<T> Drop for Shared<T> {
+    /// The store's end (a run-time pool's): its objects go through a
+    /// graveyard, as every object the store lets go of does.
+    fn drop(&mut self) {
+        let mut graveyard = self.graveyard();
+        let mut tiers = lock(&self.tiers);
+        let (primary, victim) = (
+            std::mem::take(&mut tiers.primary),
+            std::mem::take(&mut tiers.victim),
+        );
+        drop(tiers);
+        graveyard.bury(primary);
+        graveyard.bury(victim);
     }
 }
 
@@ -122,19 +175,38 @@ impl<T> Tiers<T> {
 /// a second panic would abort the process). Dropping a plain `Vec` of them
 /// instead would abort on the second panicking destructor ("panic in a
 /// destructor during cleanup").
-pub(crate) struct Graveyard<T>(Vec<T>);
+pub(crate) struct Graveyard<T> {
+    dead: Vec<T>,
+    /// Destroys one object (the store's [`Dispose`]).
+    dispose: Dispose<T>,
+}
 
 impl<T> Graveyard<T> {
     /// An empty graveyard; allocates nothing.
-    pub(crate) const fn new() -> Self {
-        Graveyard(Vec::new())
+    ///
+    /// # Safety
+    ///
+    /// `dispose` must accept every object that will be buried in it.
+    pub(crate) const unsafe fn new(dispose: Dispose<T>) -> Self {
+        Graveyard {
+            dead: Vec::new(),
+            dispose,
+        }
+    }
+
+    /// An empty graveyard for the same objects.
+    fn empty(&self) -> Self {
+        Graveyard {
+            dead: Vec::new(),
+            dispose: self.dispose,
+        }
     }
 
     fn bury(&mut self, mut dead: Vec<T>) {
-        if self.0.is_empty() {
-            std::mem::swap(&mut self.0, &mut dead);
+        if self.dead.is_empty() {
+            std::mem::swap(&mut self.dead, &mut dead);
         } else {
-            self.0.append(&mut dead);
+            self.dead.append(&mut dead);
         }
     }
 }
@@ -142,8 +214,11 @@ impl<T> Graveyard<T> {
 impl<T> Drop for Graveyard<T> {
     fn drop(&mut self) {
         let mut first = None;
-        for object in self.0.drain(..) {
-            let destroyed = catch_unwind(AssertUnwindSafe(move || drop(object)));
+        let dispose = self.dispose;
+        for object in self.dead.drain(..) {
+            // SAFETY: every object buried here is one `dispose` accepts
+            // (`Graveyard::new`).
+            let destroyed = catch_unwind(AssertUnwindSafe(move || unsafe { dispose(object) }));
             if let Err(payload) = destroyed {
                 first.get_or_insert(payload);
             }
@@ -180,7 +255,8 @@ impl<T> Locked<'_, T> {
     /// Releases the lock and hands over the objects to destroy, so that the
     /// caller decides when their destructors run.
     pub(crate) fn unlock(mut self) -> Graveyard<T> {
-        std::mem::replace(&mut self.graveyard, Graveyard::new())
+        let empty = self.graveyard.empty();
+        std::mem::replace(&mut self.graveyard, empty)
     }
 
     fn advance_to(&mut self, now: u64) {
@@ -282,11 +358,11 @@ impl<T> Locked<'_, T> {
             match self.tiers.victim.pop() {
                 Some(victim) => {
                     self.tiers.counts.dropped_capacity += 1;
-                    self.graveyard.0.push(victim);
+                    self.graveyard.dead.push(victim);
                 }
                 None => {
                     self.tiers.counts.dropped_capacity += 1;
-                    self.graveyard.0.push(value);
+                    self.graveyard.dead.push(value);
                     return false;
                 }
             }
@@ -331,7 +407,8 @@ mod tests {
     use super::*;
 
     fn store() -> Shared<u32> {
-        Shared::new()
+        // SAFETY: `drop` accepts every `u32`.
+        unsafe { Shared::new(drop::<u32>) }
     }
 
     #[test]
@@ -462,7 +539,8 @@ mod tests {
                 self.ran_unlocked.store(unlocked, Ordering::SeqCst);
             }
         }
-        let shared = Arc::new(Shared::new());
+        // SAFETY: `drop` accepts every `Probe`.
+        let shared = Arc::new(unsafe { Shared::new(drop::<Probe>) });
         let ran_unlocked = Arc::new(AtomicBool::new(false));
         let mut batch = vec![Probe {
             store: shared.clone(),

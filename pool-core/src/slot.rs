@@ -3,7 +3,8 @@
 //! between operations. The protocol is an asymmetric Dekker handshake.
 //!
 //! A thread's cache lives in a [`Slot`], on the heap, registered in its
-//! pool's [`Slots`]. The slot's `gate` holds the epoch the cache's objects
+//! pool's [`Slots`]. (A pool's are `Slot<Local>`, on erased objects, so
+//! this code is compiled once for every pool: `crate::padded`.) The slot's `gate` holds the epoch the cache's objects
 //! were released in, which the owner's fast path compares with the global
 //! epoch anyway. Two ways in:
 //!

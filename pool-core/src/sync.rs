@@ -336,6 +336,9 @@ pub(crate) fn heavy_barrier() -> bool {
 /// under loom, whose primitives cannot be built in a constant.
 #[cfg(not(all(test, loom)))]
 macro_rules! const_fn {
+    ($(#[$attr:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
+        $(#[$attr])* $vis const unsafe fn $($rest)*
+    };
     ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
         $(#[$attr])* $vis const fn $($rest)*
     };
@@ -343,6 +346,9 @@ macro_rules! const_fn {
 
 #[cfg(all(test, loom))]
 macro_rules! const_fn {
+    ($(#[$attr:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
+        $(#[$attr])* $vis unsafe fn $($rest)*
+    };
     ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
         $(#[$attr])* $vis fn $($rest)*
     };
