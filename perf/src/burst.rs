@@ -77,14 +77,19 @@ impl Way {
 
 const BODY: [u8; 48] = [b'x'; 48];
 
-/// What every way writes into a request.
-macro_rules! fill {
-    ($req:expr, $n:expr) => {{
-        let req = &mut *$req;
-        write!(req.path, "/api/v1/items/{}", $n).expect("formatting");
-        write!(req.user, "user-{}", $n % 1000).expect("formatting");
-        req.body.extend_from_slice(&BODY);
-    }};
+/// Makes `n` requests with `$make`, writes each the same way, and keeps
+/// them in `$held`; adds what it wrote to `$sum`.
+macro_rules! requests {
+    ($n:expr, $make:expr, $held:expr, $sum:ident) => {
+        for i in 0..$n {
+            let mut req = $make;
+            write!(req.path, "/api/v1/items/{i}").expect("formatting");
+            write!(req.user, "user-{}", i % 1000).expect("formatting");
+            req.body.extend_from_slice(&BODY);
+            $sum += req.path.len();
+            $held.push(req);
+        }
+    };
 }
 
 /// Runs one burst of `n` requests the given way into `held` (emptied at
@@ -93,38 +98,10 @@ macro_rules! fill {
 pub fn burst(way: Way, n: usize, held: &mut Held) -> usize {
     let mut sum = 0;
     match way {
-        Way::Box => {
-            for i in 0..n {
-                let mut req = Box::new(Request::default());
-                fill!(req, i);
-                sum += req.path.len();
-                held.boxed.push(req);
-            }
-        }
-        Way::Default => {
-            for i in 0..n {
-                let mut req = Request::acquire();
-                fill!(req, i);
-                sum += req.path.len();
-                held.default.push(req);
-            }
-        }
-        Way::Sized => {
-            for i in 0..n {
-                let mut req = Sized::acquire();
-                fill!(req, i);
-                sum += req.path.len();
-                held.sized.push(req);
-            }
-        }
-        Way::Small => {
-            for i in 0..n {
-                let mut req = Small::acquire();
-                fill!(req, i);
-                sum += req.path.len();
-                held.small.push(req);
-            }
-        }
+        Way::Box => requests!(n, Box::new(Request::default()), held.boxed, sum),
+        Way::Default => requests!(n, Request::acquire(), held.default, sum),
+        Way::Sized => requests!(n, Sized::acquire(), held.sized, sum),
+        Way::Small => requests!(n, Small::acquire(), held.small, sum),
     }
     black_box(&*held);
     held.clear();

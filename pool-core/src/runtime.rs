@@ -23,7 +23,8 @@
 //!
 //! The threads find their parts through a memo of the last four run-time
 //! pools each used (`sync::memo`), in front of the `ThreadLocal`'s lookup:
-//! 6 instructions instead of 18, each way.
+//! it took the round trip, one lookup each way, from 142 instructions to
+//! 120 (`scripts/callgrind.sh`, 2026-12-01).
 //!
 //! Why `ThreadLocal` (the `thread_local` crate) and not a cache of our own:
 //! it is the well-kept crate made for per-object thread-local storage, with
@@ -353,16 +354,15 @@ struct Inner<T: Reset + Send + 'static> {
     /// Live handles: the last one to go closes every part (`close`).
     handles: AtomicUsize,
     /// Every part's count, for `close`.
-    parts: Mutex<Vec<Lent>>,
+    parts: Mutex<Vec<Lent<T>>>,
 }
 
 /// A pointer to a part, in the pool's list, for its count of guards out.
-/// Type-erased so that `Inner<T>` is not cyclic in its own auto traits.
-struct Lent(NonNull<()>);
+struct Lent<T: Reset + Send + 'static>(NonNull<Part<T>>);
 
 // SAFETY: a pointer to a part, of which only the atomic `lent` is reached
 // through it; the part lives as long as the pool that lists it.
-unsafe impl Send for Lent {}
+unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 
 /// A thread's part of a run-time pool, its entry in the pool's
 /// `ThreadLocal`: the thread's cache, and the count of the guards acquired
@@ -502,7 +502,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         if made {
             // The pointer the memo holds too: every access to the part
             // derives from this one.
-            lock(&inner.parts).push(Lent(part.cast()));
+            lock(&inner.parts).push(Lent(part));
         }
         memo::set(self.id, part.cast());
         part
@@ -617,7 +617,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     fn close(&self, this: *const Inner<T>) {
         let parts = lock(&self.parts);
         for lent in parts.iter() {
-            let part = lent.0.cast::<Part<T>>();
+            let part = lent.0;
             // SAFETY: a part of this pool, alive as long as the pool; only
             // its atomic is reached, as its owner may be using the rest.
             let lent = unsafe { &(*part.as_ptr()).lent };
