@@ -135,65 +135,80 @@ fn profile(
     }
 }
 
-/// opool's allocator for `Box<Person>`: resets on `get` (opool's place for
-/// it, on the producer), or not at all when the consumer resets before the
-/// drop.
-#[derive(Clone, Copy)]
-struct PersonAlloc {
-    reset_on_get: bool,
+/// What the profile does with an object: make it, write into it (the
+/// producer), reset it (the consumer, or opool's `get`).
+trait Object: Send + 'static {
+    fn make() -> Self;
+    fn write(&mut self, i: u64);
+    fn clean(&mut self);
 }
 
-impl opool::PoolAllocator<Box<Person>> for PersonAlloc {
-    fn allocate(&self) -> Box<Person> {
-        Box::new(Person::new())
-    }
-
-    fn reset(&self, person: &mut Box<Person>) {
-        if self.reset_on_get {
-            Reset::reset(&mut **person);
-        }
-    }
-}
-
-/// opool's allocator for `Small`, as [`PersonAlloc`].
-#[derive(Clone, Copy)]
-struct SmallAlloc {
-    reset_on_get: bool,
-}
-
-impl opool::PoolAllocator<Small> for SmallAlloc {
-    fn allocate(&self) -> Small {
+impl Object for Small {
+    fn make() -> Self {
         Small::new()
     }
+    fn write(&mut self, i: u64) {
+        Small::write(self, i);
+    }
+    fn clean(&mut self) {
+        Reset::reset(self);
+    }
+}
 
-    fn reset(&self, small: &mut Small) {
+/// opool holds `Person` boxed, as its `ByValue` variants do in the benches.
+impl Object for Box<Person> {
+    fn make() -> Self {
+        Box::new(Person::new())
+    }
+    fn write(&mut self, i: u64) {
+        Person::write(self, i);
+    }
+    fn clean(&mut self) {
+        Reset::reset(&mut **self);
+    }
+}
+
+/// opool's allocator: resets on `get` (opool's place for it, on the
+/// producer), or not at all when the consumer resets before the drop.
+struct OpoolAlloc {
+    reset_on_get: bool,
+}
+
+impl<S: Object> opool::PoolAllocator<S> for OpoolAlloc {
+    fn allocate(&self) -> S {
+        S::make()
+    }
+
+    fn reset(&self, object: &mut S) {
         if self.reset_on_get {
-            small.reset();
+            object.clean();
         }
     }
 }
 
-/// [`opool_person`] for `Small`.
-fn opool_small(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
+/// opool (one crossbeam `ArrayQueue`) with the reset on the producer
+/// (`get`) or on the consumer (before the drop): which thread writes the
+/// object's bytes (2 KiB for `Person`).
+fn opool_rounds<S: Object>(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
     println!(
         "\n{label}: {rounds} rounds of {objects} objects, load {}",
         load_average()
     );
     for round in 1..=rounds {
-        let pool = opool::Pool::new(1024, SmallAlloc { reset_on_get });
+        let pool = opool::Pool::<OpoolAlloc, S>::new(1024, OpoolAlloc { reset_on_get });
         let elapsed = handoff(
             WARM,
             objects,
             u64::MAX,
             || 0,
             |i| {
-                let mut s = pool.get();
-                s.write(i);
-                s
+                let mut object = pool.get();
+                object.write(i);
+                object
             },
-            |mut s| {
+            |mut object| {
                 if !reset_on_get {
-                    s.reset();
+                    object.clean();
                 }
             },
         )
@@ -205,38 +220,35 @@ fn opool_small(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
     }
 }
 
-/// opool (one crossbeam `ArrayQueue`) with `Person`, the reset on the
-/// producer (`get`) or on the consumer (before the drop): which thread
-/// writes the 2 KiB.
-fn opool_person(label: &str, rounds: usize, objects: u64, reset_on_get: bool) {
-    println!(
-        "\n{label}: {rounds} rounds of {objects} objects, load {}",
-        load_average()
-    );
-    for round in 1..=rounds {
-        let pool = opool::Pool::new(1024, PersonAlloc { reset_on_get });
-        let elapsed = handoff(
-            WARM,
-            objects,
-            u64::MAX,
-            || 0,
-            |i| {
-                let mut p = pool.get();
-                p.write(i);
-                p
-            },
-            |mut p| {
-                if !reset_on_get {
-                    Reset::reset(&mut **p);
-                }
-            },
-        )
-        .elapsed;
-        println!(
-            "{round:>5} {:>9.2} ns/obj",
-            elapsed.as_secs_f64() * 1e9 / objects as f64
-        );
-    }
+/// pool-core's cross-thread handoff of `n` objects from `pool`, timed.
+fn run<T: Reset + Send + 'static>(
+    pool: &'static Pool<T>,
+    n: u64,
+    write: fn(&mut T, u64),
+) -> Duration {
+    handoff(
+        WARM,
+        n,
+        u64::MAX,
+        || 0,
+        |i| {
+            let mut object: Pooled<T> = pool.acquire();
+            write(&mut object, i);
+            object
+        },
+        drop,
+    )
+    .elapsed
+}
+
+/// The heading of an opool run.
+fn opool_label(object: &str, reset_on_get: bool) -> String {
+    let reset = if reset_on_get {
+        "reset on get (producer)"
+    } else {
+        "reset before drop (consumer)"
+    };
+    format!("opool {object}, {reset}")
 }
 
 fn main() {
@@ -250,7 +262,7 @@ fn main() {
     if std::env::var_os("HARNESS").is_some() {
         for round in 1..=rounds {
             let harness = handoff(WARM, small_n, u64::MAX, || 0, |i| i, drop).elapsed;
-            let pool = run_small(&SMALL_DEFAULT, small_n);
+            let pool = run(&SMALL_DEFAULT, small_n, Small::write);
             let ns = |d: Duration| d.as_secs_f64() * 1e9 / small_n as f64;
             println!(
                 "{round:>5} harness {:>8.2} ns/obj  pool {:>8.2} ns/obj  load {}",
@@ -265,116 +277,68 @@ fn main() {
     // consumer, alternating, instead of the pool-core runs.
     if std::env::var_os("OPOOL").is_some() {
         for _ in 0..2 {
-            opool_small(
-                "opool small, reset on get (producer)",
-                rounds,
-                small_n,
-                true,
-            );
-            opool_small(
-                "opool small, reset before drop (consumer)",
-                rounds,
-                small_n,
-                false,
-            );
+            for reset_on_get in [true, false] {
+                opool_rounds::<Small>(
+                    &opool_label("small", reset_on_get),
+                    rounds,
+                    small_n,
+                    reset_on_get,
+                );
+            }
         }
-        opool_person(
-            "opool Person, reset on get (producer)",
-            rounds,
-            person_n,
-            true,
-        );
-        opool_person(
-            "opool Person, reset before drop (consumer)",
-            rounds,
-            person_n,
-            false,
-        );
-        opool_person(
-            "opool Person, reset on get (producer)",
-            rounds,
-            person_n,
-            true,
-        );
-        opool_person(
-            "opool Person, reset before drop (consumer)",
-            rounds,
-            person_n,
-            false,
-        );
+        for _ in 0..2 {
+            for reset_on_get in [true, false] {
+                opool_rounds::<Box<Person>>(
+                    &opool_label("Person", reset_on_get),
+                    rounds,
+                    person_n,
+                    reset_on_get,
+                );
+            }
+        }
         return;
     }
 
-    fn run_small(pool: &'static Pool<Small>, n: u64) -> Duration {
-        handoff(
-            WARM,
-            n,
-            u64::MAX,
-            || 0,
-            |i| {
-                let mut s: Pooled<Small> = pool.acquire();
-                s.write(i);
-                s
-            },
-            drop,
-        )
-        .elapsed
-    }
-    fn run_person(pool: &'static Pool<Person>, n: u64) -> Duration {
-        handoff(
-            WARM,
-            n,
-            u64::MAX,
-            || 0,
-            |i| {
-                let mut p = pool.acquire();
-                p.write(i);
-                p
-            },
-            drop,
-        )
-        .elapsed
-    }
     profile(
-        "small, defaults (capacity 1024, thread_capacity 32)",
+        "small, defaults (capacity 65536, thread_capacity 32)",
         rounds,
         small_n,
         || SMALL_DEFAULT.stats(),
-        |n| run_small(&SMALL_DEFAULT, n),
+        |n| run(&SMALL_DEFAULT, n, Small::write),
     );
     profile(
         "small, capacity 8192",
         rounds,
         small_n,
         || SMALL_BIG_STORE.stats(),
-        |n| run_small(&SMALL_BIG_STORE, n),
+        |n| run(&SMALL_BIG_STORE, n, Small::write),
     );
     profile(
         "small, thread_capacity 128",
         rounds,
         small_n,
         || SMALL_BIG_CACHE.stats(),
-        |n| run_small(&SMALL_BIG_CACHE, n),
+        |n| run(&SMALL_BIG_CACHE, n, Small::write),
     );
     profile(
-        "Person, defaults (derived: capacity 1024, thread_capacity 32)",
+        "Person, defaults (derived: capacity 65536, thread_capacity 32)",
         rounds,
         person_n,
         || Person::pool().stats(),
-        |n| run_person(Person::pool(), n),
+        |n| run(Person::pool(), n, Person::write),
     );
     profile(
         "Person, capacity 8192",
         rounds,
         person_n,
         || PERSON_BIG_STORE.stats(),
-        |n| run_person(&PERSON_BIG_STORE, n),
+        |n| run(&PERSON_BIG_STORE, n, Person::write),
     );
     profile(
         "Person, thread_capacity 128",
         rounds,
         person_n,
         || PERSON_BIG_CACHE.stats(),
-        |n| run_person(&PERSON_BIG_CACHE, n),
+        |n| run(&PERSON_BIG_CACHE, n, Person::write),
     );
 }
