@@ -21,13 +21,7 @@ impl SmallDerived {
         }
     }
 
-    #[inline(always)]
-    fn write(&mut self, i: u64) {
-        self.a = i;
-        self.b = i ^ 0x5a5a;
-        self.v.extend_from_slice(&i.to_le_bytes());
-        black_box(&*self);
-    }
+    small_write!();
 }
 
 /// The same as a generic derived struct, for the `generic` round trip
@@ -52,13 +46,7 @@ impl<T> SmallGeneric<T> {
 }
 
 impl SmallGeneric<u8> {
-    #[inline(always)]
-    fn write(&mut self, i: u64) {
-        self.a = i;
-        self.b = i ^ 0x5a5a;
-        self.v.extend_from_slice(&i.to_le_bytes());
-        black_box(&*self);
-    }
+    small_write!();
 }
 
 /// The round trips of a derived struct (`derived`) and of a generic one

@@ -45,6 +45,21 @@ struct Small {
     pub v: Vec<u8>,
 }
 
+/// `Small`'s write, the same in every struct with its fields (`Small`,
+/// and the derived ones of `derived.rs`), so that every variant does the
+/// same work.
+macro_rules! small_write {
+    () => {
+        #[inline(always)]
+        fn write(&mut self, i: u64) {
+            self.a = i;
+            self.b = i ^ 0x5a5a;
+            self.v.extend_from_slice(&i.to_le_bytes());
+            black_box(&*self);
+        }
+    };
+}
+
 impl Reset for Small {
     #[inline]
     fn reset(&mut self) {
@@ -68,13 +83,7 @@ impl Obj for Small {
         Reset::reset(self);
     }
 
-    #[inline(always)]
-    fn write(&mut self, i: u64) {
-        self.a = i;
-        self.b = i ^ 0x5a5a;
-        self.v.extend_from_slice(&i.to_le_bytes());
-        black_box(&*self);
-    }
+    small_write!();
 }
 
 /// Seed 000's `Person{Name string; Age int32; Remark [2048]byte}`, with the
