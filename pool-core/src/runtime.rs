@@ -333,9 +333,9 @@ pub struct PoolHandle<T: Reset + Send + 'static> {
     inner: Arc<Inner<T>>,
 }
 
-/// A run-time pool's allocation. `repr(C)` with `pool` first, so that a
-/// guard's pointer to the `Pool` is a pointer to the `Inner`, which
-/// [`unref`] gives back to the `Arc`. Fields drop in declaration order
+/// A run-time pool's allocation. `repr(C)` with `pool` first, so that the
+/// pointer of a guard taken without a part (`acquire_counted`) is a
+/// pointer to the `Inner`, which [`unref`] gives back to the `Arc`. Fields drop in declaration order
 /// (module docs).
 #[repr(C)]
 struct Inner<T: Reset + Send + 'static> {
@@ -686,8 +686,9 @@ impl<T: Reset + Send + 'static> Rotate for Inner<T> {
     }
 }
 
-/// A run-time pool's `release`: returns the object through the pool, then
-/// gives back the guard's count (also if the reset or the `retain` test
+/// The release of a run-time pool's guard taken without a part
+/// (`acquire_counted`): returns the object through the pool, then gives
+/// back the guard's strong count (also if the reset or the `retain` test
 /// panics).
 fn release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>) {
     /// [`Unref`] for a pool known to be a run-time one: a direct call.
@@ -703,7 +704,7 @@ fn release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>
     let _unref = Owned(pool);
     // SAFETY: the guard's count keeps the pool alive until `_unref` drops;
     // the pointer is to the `Inner`'s first field, `repr(C)`, with the
-    // provenance of the whole allocation (`PoolHandle::acquire`).
+    // provenance of the whole allocation (`PoolHandle::acquire_counted`).
     unsafe { pool.cast::<Inner<T>>().as_ref() }.put(value.0);
 }
 
@@ -711,7 +712,7 @@ fn release<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>, value: Released<T>
 ///
 /// # Safety
 ///
-/// `pool` is a guard's pool pointer, made by [`PoolHandle::acquire`], and
+/// `pool` is a guard's pool pointer, made by `PoolHandle::acquire_counted`, and
 /// the guard gives its count up.
 unsafe fn unref<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>) {
     let inner = pool.as_ptr().cast_const().cast::<Inner<T>>();

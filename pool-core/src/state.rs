@@ -4,7 +4,7 @@
 //! Invariant: a pool is registered with rotation before any thread's cache
 //! of it exists and before any of its objects is filed in its shared store,
 //! and the epoch those objects are filed under is read after the
-//! registration (see [`PoolState::register`]), so every rotation that could
+//! registration (see [`PoolCore::register`]), so every rotation that could
 //! age them, in the store or in a cache, sees the pool.
 //!
 //! The state is a `static` of its own, apart from the immutable

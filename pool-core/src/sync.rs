@@ -151,7 +151,7 @@ pub(crate) fn next_pool_id() -> u64 {
 /// Invariant: an entry is set only while the thread holds its
 /// `thread_local`-crate thread id, which is what makes the crate hand the
 /// cache to this thread and no other. The memo is cleared, and stays off,
-/// from the moment [`MemoGuard`]'s thread-local destructor runs, which is
+/// from the moment `MemoGuard`'s thread-local destructor runs, which is
 /// before the crate's own destructor frees the thread id: the guard is
 /// first touched after the thread's first `ThreadLocal` access (which
 /// registers the crate's destructor), and every std platform runs
