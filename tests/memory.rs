@@ -47,9 +47,9 @@ pool! {
 }
 
 /// The padding `pool_core` allocates after each pooled object, so that no
-/// two objects share a cache line (see its `Pool` docs: "allocated with 64
+/// two objects share a cache line (see its `Pool` docs: "allocated with 48
 /// bytes of padding after it").
-const PADDING: usize = 64;
+const PADDING: usize = 48;
 
 /// The heap one idle object occupies: its box (the object, then the
 /// padding, rounded up to the object's alignment) and its buffer.

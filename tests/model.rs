@@ -14,7 +14,9 @@
 //!   with up to `thread_capacity / 2` objects, or up to all its room if the
 //!   thread's last crossing of a cache bound was also a miss; else the
 //!   constructor;
-//! - release: the thread's cache if current and not full; otherwise age the
+//! - release: the thread's cache if current and not full; if it is current
+//!   and full and the shared primary tier is full too, the released object
+//!   is dropped (for capacity) and nothing else changes; otherwise age the
 //!   cache, and if it is full spill its older half (rounded up) to the
 //!   shared store, or the whole cache if the thread's last crossing was
 //!   also a full cache; a pool with no thread cache stores the one object;
@@ -330,6 +332,13 @@ impl Model {
                     self.primary += 1;
                 }
             }
+        } else if cache.epoch == self.epoch
+            && cache.len == self.thread_capacity
+            && self.primary >= self.capacity
+        {
+            // A full cache and a full primary tier: the object released is
+            // destroyed at once, and nothing else moves.
+            self.counts.dropped_capacity += 1;
         } else {
             self.turn_over(cache);
             if cache.len == self.thread_capacity {

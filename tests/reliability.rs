@@ -193,8 +193,9 @@ mod two_panicking_destructors_in_one_batch_do_not_abort {
         assert_census(POOL.stats(), &CENSUS, 0);
     }
 
-    /// A release spills half of a full thread cache into a full store,
-    /// which drops two armed objects at once.
+    /// A release spills half of a full thread cache (four armed objects)
+    /// into a store with room for two, which drops the other two at once.
+    /// (Into a store already full, a release drops only its own object.)
     #[test]
     #[cfg_attr(miri, ignore = "runs a child process")]
     fn in_a_release_that_overflows_a_full_store() {
@@ -202,18 +203,18 @@ mod two_panicking_destructors_in_one_batch_do_not_abort {
         if !is_child(NAME) {
             return in_child_process(NAME);
         }
-        bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 4);
-        let mut held: Vec<_> = (0..5).map(|_| POOL.acquire()).collect();
-        let fifth = held.pop().unwrap();
+        bomb_pool!(POOL, CENSUS: capacity 2, thread_capacity 8);
+        let mut held: Vec<_> = (0..9).map(|_| POOL.acquire()).collect();
+        let ninth = held.pop().unwrap();
         for bomb in &mut held {
             bomb.armed = true;
         }
-        drop(held); // four armed objects: the cache is full
-        // One more release spills the older half (two armed objects) into
-        // a store that keeps nothing.
-        assert!(catch_unwind(AssertUnwindSafe(|| drop(fifth))).is_err());
+        drop(held); // eight armed objects: the cache is full
+        // One more release spills the older half (four armed objects) into
+        // a store that keeps two of them.
+        assert!(catch_unwind(AssertUnwindSafe(|| drop(ninth))).is_err());
         let stats = POOL.stats();
-        assert_eq!((stats.dropped_capacity, stats.idle), (2, 3), "{stats:?}");
+        assert_eq!((stats.dropped_capacity, stats.idle), (2, 7), "{stats:?}");
         assert_census(stats, &CENSUS, 0);
     }
 
@@ -337,6 +338,25 @@ mod a_large_object_needs_no_more_stack_than_box_new {
     }
 }
 
+/// A release past both bounds destroys its object at once: a destructor
+/// that panics there reaches the code that dropped the guard, as a `Box`'s
+/// would, with the object counted as dropped and the pool still working.
+#[test]
+fn a_panicking_destructor_in_a_release_past_both_bounds_is_counted() {
+    let _epoch = epoch_lock();
+    bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 2);
+    let mut held: Vec<_> = (0..3).map(|_| POOL.acquire()).collect();
+    let mut third = held.pop().unwrap();
+    third.armed = true;
+    drop(held);
+    assert!(catch_unwind(AssertUnwindSafe(|| drop(third))).is_err());
+    let stats = POOL.stats();
+    assert_eq!((stats.dropped_capacity, stats.idle), (1, 2), "{stats:?}");
+    assert_census(stats, &CENSUS, 0);
+    drop(POOL.acquire());
+    assert_eq!(POOL.stats().created, 3, "served from the cache");
+}
+
 /// Destructors the pool runs may use the same pool: no deadlock, no
 /// `RefCell` panic, and the census adds up, on every path that destroys
 /// objects in batches. And a forgotten guard counts as held for good.
@@ -358,16 +378,30 @@ mod user_code_may_reenter_the_pool_from_every_path_that_destroys {
     #[test]
     fn a_spill_into_a_full_store() {
         let _epoch = epoch_lock();
-        bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 2);
-        let mut held: Vec<_> = (0..3).map(|_| POOL.acquire()).collect();
-        let third = held.pop().unwrap();
+        bomb_pool!(POOL, CENSUS: capacity 1, thread_capacity 4);
+        let mut held: Vec<_> = (0..5).map(|_| POOL.acquire()).collect();
+        let fifth = held.pop().unwrap();
         for bomb in &mut held {
             bomb.reenter = Some(&POOL);
         }
         drop(held); // the cache is full
-        drop(third); // spills one re-entering object into a store that keeps none
+        drop(fifth); // spills two re-entering objects into a store that keeps one
         let stats = POOL.stats();
-        assert!(stats.dropped_capacity >= 1, "{stats:?}");
+        assert_eq!(stats.dropped_capacity, 1, "{stats:?}");
+        assert_census(stats, &CENSUS, 0);
+    }
+
+    #[test]
+    fn a_release_past_both_bounds() {
+        let _epoch = epoch_lock();
+        bomb_pool!(POOL, CENSUS: capacity 0, thread_capacity 2);
+        let mut held: Vec<_> = (0..3).map(|_| POOL.acquire()).collect();
+        let mut third = held.pop().unwrap();
+        third.reenter = Some(&POOL);
+        drop(held); // the cache is full, and the store keeps nothing
+        drop(third); // destroyed at once; its destructor acquires and releases
+        let stats = POOL.stats();
+        assert_eq!((stats.dropped_capacity, stats.idle), (1, 2), "{stats:?}");
         assert_census(stats, &CENSUS, 0);
     }
 

@@ -182,7 +182,7 @@
 //! Rotation decides when memory is given back; the capacities bound how much
 //! can be kept. A pool holds at most `capacity` idle objects in its shared
 //! tiers plus `thread_capacity` in each thread's cache, whether or not
-//! anything rotates. Each object is boxed with 64 bytes of padding after it
+//! anything rotates. Each object is boxed with 48 bytes of padding after it
 //! (so that objects moving between threads never share a cache line), plus
 //! the buffers it kept.
 //!
@@ -216,7 +216,7 @@
 //!
 //! - **Tiny or `Copy` values.** Making an integer or a small struct without
 //!   heap buffers costs a few instructions on the stack, less than an acquire
-//!   and a release, and a pooled object is boxed with 64 bytes of padding.
+//!   and a release, and a pooled object is boxed with 48 bytes of padding.
 //! - **Long-lived objects.** A pool is for objects used briefly and returned.
 //!   An object held for the life of a connection or kept in a cache just
 //!   occupies its place; keep it in your own structures. (Go's documentation

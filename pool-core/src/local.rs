@@ -229,6 +229,53 @@ impl RawCache {
         Ok(())
     }
 
+    /// Records an acquire's miss at epoch `now` without the slot's lock,
+    /// if the cache is current (and so, since `pop` at `now` has just
+    /// failed, empty), and says whether it was: then the miss has nothing
+    /// to age here (see `PoolCore::take_slow`).
+    #[inline]
+    pub(crate) fn missed_current(&self, now: u64) -> bool {
+        self.slot().enter(now).is_some_and(|mut entered| {
+            let local = entered.get();
+            local.missed();
+            local.items.is_empty()
+        })
+    }
+
+    /// Destroys `value`, a released object the fast path could not keep,
+    /// if the cache is at its bound and current at `now` (the caller has
+    /// seen the shared store full at `now`): counted as returned and dropped for capacity (one counter,
+    /// `Slot::dropped`), as the store counts what it buries. Hands `value`
+    /// back if the cache has room, is out of date or is in use.
+    ///
+    /// Runs the destructor (user code) after leaving the slot.
+    #[inline]
+    pub(crate) fn drop_if_full(&self, value: Erased, now: u64) -> Result<(), Erased> {
+        let slot = self.slot();
+        let full = slot.enter(now).is_some_and(|mut entered| {
+            let local = entered.get();
+            local.bound > 0 && local.items.len() >= local.bound
+        });
+        if !full {
+            return Err(value);
+        }
+        bump(&slot.dropped);
+        self.core.shared.destroy(value);
+        Ok(())
+    }
+
+    /// Counts an object made on this thread for an acquire that missed:
+    /// in the slot, with no read-modify-write, unless the cache is retired
+    /// (its slot's counters are summed no more).
+    #[inline]
+    pub(crate) fn created(&self) {
+        if self.retired.get() {
+            self.core.created(1);
+        } else {
+            bump(&self.slot().created);
+        }
+    }
+
     /// The slow path of an acquire, after `pop` found nothing at epoch
     /// `now`: ages the cache, takes an object from the shared store and
     /// refills the cache from it in the same critical section, so that the

@@ -5,7 +5,8 @@
 //! Invariants:
 //! 1. Every pooled object is followed, in its own allocation, by [`GAP`]
 //!    bytes that nothing reads or writes, so no two pooled objects share a
-//!    cache line (checked by this module's test).
+//!    cache line where blocks start at 16-byte boundaries (checked by this
+//!    module's test).
 //! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool that holds it:
 //!    made only by [`Erased::new`] from a `Boxed<T>`, and turned back (or
 //!    dropped, by the pool's [`Dispose`], [`dispose::<T>`]) only with that
@@ -23,9 +24,22 @@ use std::ptr::NonNull;
 /// padded (see [`Padded`]).
 pub(crate) type Boxed<T> = Box<Padded<T>>;
 
-/// Bytes of padding after each pooled object: one cache line on the
-/// machines this crate targets.
-const GAP: usize = 64;
+/// Bytes of padding after each pooled object: the fewest that keep two
+/// objects off one 64-byte cache line.
+///
+/// Allocators start blocks at 16-byte boundaries (glibc's `malloc`, the
+/// system allocator on Linux, every block; jemalloc every block above 8
+/// bytes; mimalloc every block above 64 bytes), and cache lines start at
+/// 64-byte ones. For a line to hold the last byte of one object and the
+/// first of the next, the next must start fewer than 64 bytes after that
+/// last byte; it starts at least `GAP + 1` bytes after it, at a 16-byte
+/// boundary, so the line's start would lie 49 to 63 bytes before it, and
+/// no 16-byte boundary does. 64 bytes, the first choice, cost a burst of
+/// 72-byte requests (`pool_perf::burst`) the fast bins of glibc: the padded
+/// box of 136 bytes is past their 128-byte bound, and the overflowing
+/// burst took 2192 instructions per request where 48 bytes take 2145
+/// (`scripts/callgrind.sh`, `burst_small`, 2026-12-01).
+const GAP: usize = 48;
 
 /// An object followed by [`GAP`] bytes that nothing reads or writes.
 ///

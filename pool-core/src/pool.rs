@@ -40,7 +40,7 @@ use crate::sync::{AtomicU64, LocalKey, Ordering};
 /// Capacities bound the memory a pool can pin: at most `capacity` idle
 /// objects in the shared tiers, plus `thread_capacity` in each thread's
 /// cache. [`rotate`](crate::rotate) ages idle objects out. Each object is
-/// allocated with 64 bytes of padding after it, so that objects moving
+/// allocated with 48 bytes of padding after it, so that objects moving
 /// between threads never share a cache line.
 ///
 /// # Example
@@ -294,7 +294,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::state::PoolCore`).
             Some(value) => unsafe { value.into_boxed() },
-            None => self.state.create(|| self.config.create.call()),
+            None => self.state.create(cache, || self.config.create.call()),
         }
     }
 

@@ -21,7 +21,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use crate::padded::Dispose;
 
-use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
+use crate::sync::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 
 /// The tier an acquired object came from, for the statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +37,12 @@ pub(crate) struct Shared<T> {
     /// without the lock, it lets a miss on an empty store go straight to the
     /// constructor instead of queueing for a lock that has nothing to give.
     idle: AtomicUsize,
+    /// How many of them were in the primary tier, likewise, and the epoch
+    /// the tiers were at: a release that finds its thread cache at its
+    /// bound and this tier full in the current epoch destroys its object at
+    /// once, without the lock, as the store would (`PoolCore::put_slow`).
+    primary: AtomicUsize,
+    primary_epoch: AtomicU64,
     /// Destroys one of the objects: the only thing the store knows about
     /// their type.
     dispose: Dispose<T>,
@@ -76,6 +82,8 @@ impl<T> Shared<T> {
             Shared {
                 tiers: Mutex::new(Tiers::new()),
                 idle: AtomicUsize::new(0),
+                primary: AtomicUsize::new(0),
+                primary_epoch: AtomicU64::new(0),
                 dispose,
             }
         }
@@ -104,6 +112,18 @@ impl<T> Shared<T> {
         self.idle.load(Ordering::Relaxed) == 0
     }
 
+    /// Whether the primary tier looked full under `capacity`, at epoch
+    /// `now`, when the lock was last released: an object released now would
+    /// be buried (the store evicts only victims for a fresh object). A
+    /// hint, as [`looks_empty`](Self::looks_empty) is: acting on a stale one
+    /// buries a fresh object where a victim could have gone, never more
+    /// objects than the bound.
+    #[inline]
+    pub(crate) fn looks_full(&self, capacity: usize, now: u64) -> bool {
+        self.primary.load(Ordering::Relaxed) >= capacity
+            && self.primary_epoch.load(Ordering::Relaxed) == now
+    }
+
     /// Locks the store after bringing its tiers up to epoch `now`.
     ///
     /// If `now` is ahead of the store, the tiers age first: one step moves
@@ -113,6 +133,8 @@ impl<T> Shared<T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
             idle: &self.idle,
+            primary: &self.primary,
+            primary_epoch: &self.primary_epoch,
             graveyard: self.graveyard(),
         };
         locked.advance_to(now);
@@ -212,7 +234,21 @@ impl<T> Graveyard<T> {
 }
 
 impl<T> Drop for Graveyard<T> {
+    /// Inlined, so that the common empty graveyard (every slow path returns
+    /// one) costs a length check, not a call.
+    #[inline]
     fn drop(&mut self) {
+        if !self.dead.is_empty() {
+            self.destroy_all();
+        }
+    }
+}
+
+impl<T> Graveyard<T> {
+    /// Destroys every object, then passes on the first panic (see the
+    /// type's docs).
+    #[inline(never)]
+    fn destroy_all(&mut self) {
         let mut first = None;
         let dispose = self.dispose;
         for object in self.dead.drain(..) {
@@ -238,6 +274,8 @@ impl<T> Drop for Graveyard<T> {
 pub(crate) struct Locked<'a, T> {
     tiers: MutexGuard<'a, Tiers<T>>,
     idle: &'a AtomicUsize,
+    primary: &'a AtomicUsize,
+    primary_epoch: &'a AtomicU64,
     // Declared after `tiers`: struct fields drop in declaration order, so the
     // lock is released before any object in here is destroyed and its
     // destructor (user code) runs.
@@ -246,8 +284,12 @@ pub(crate) struct Locked<'a, T> {
 
 impl<T> Drop for Locked<'_, T> {
     fn drop(&mut self) {
-        // Still under the lock, so the hint is the count at release.
+        // Still under the lock, so the hints are the counts at release.
         self.idle.store(self.tiers.len(), Ordering::Relaxed);
+        self.primary
+            .store(self.tiers.primary.len(), Ordering::Relaxed);
+        self.primary_epoch
+            .store(self.tiers.epoch, Ordering::Relaxed);
     }
 }
 

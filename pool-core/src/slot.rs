@@ -78,6 +78,13 @@ pub(crate) struct Slot<L> {
     pub(crate) hits_local: AtomicU64,
     /// Releases kept by this cache; written by the owner only.
     pub(crate) returned: AtomicU64,
+    /// Releases destroyed at once because this cache and the shared store
+    /// were both full: returned, and dropped for capacity. Written by the
+    /// owner only.
+    pub(crate) dropped: AtomicU64,
+    /// Objects made for acquires that missed this cache; written by the
+    /// owner only.
+    pub(crate) created: AtomicU64,
     contents: UnsafeCell<L>,
 }
 
@@ -94,8 +101,29 @@ unsafe impl<L: Send> Send for SlotRef<L> {}
 /// that have left.
 pub(crate) struct Slots<L> {
     live: Vec<SlotRef<L>>,
-    retired_hits_local: u64,
-    retired_returned: u64,
+    /// The counters of the slots that have left the registry.
+    retired: Totals,
+}
+
+/// The caches' counters, summed (see [`Slot`]'s fields of the same names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Totals {
+    pub(crate) hits_local: u64,
+    pub(crate) returned: u64,
+    pub(crate) dropped: u64,
+    pub(crate) created: u64,
+}
+
+impl Totals {
+    fn add<L>(self, slot: &Slot<L>) -> Totals {
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        Totals {
+            hits_local: self.hits_local + load(&slot.hits_local),
+            returned: self.returned + load(&slot.returned),
+            dropped: self.dropped + load(&slot.dropped),
+            created: self.created + load(&slot.created),
+        }
+    }
 }
 
 /// The owner's exclusive access to a slot's contents for one operation.
@@ -123,6 +151,8 @@ impl<L> Slot<L> {
             lock: SlotLock(AtomicBool::new(false)),
             hits_local: AtomicU64::new(0),
             returned: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            created: AtomicU64::new(0),
             contents: UnsafeCell::new(contents),
         }));
         let slot = NonNull::from(Box::leak(slot));
@@ -230,8 +260,12 @@ impl<L> Slots<L> {
         pub(crate) fn new() -> Self {
             Slots {
                 live: Vec::new(),
-                retired_hits_local: 0,
-                retired_returned: 0,
+                retired: Totals {
+                    hits_local: 0,
+                    returned: 0,
+                    dropped: 0,
+                    created: 0,
+                },
             }
         }
     }
@@ -244,24 +278,16 @@ impl<L> Slots<L> {
             // SAFETY: the slot was registered, so it is still allocated
             // (slots are freed only after leaving the registry).
             let slot = unsafe { slot.as_ref() };
-            self.retired_hits_local += slot.hits_local.load(Ordering::Relaxed);
-            self.retired_returned += slot.returned.load(Ordering::Relaxed);
+            self.retired = self.retired.add(slot);
         }
     }
 
-    /// The caches' counters, summed: `(hits_local, returned)`.
-    pub(crate) fn totals(&self) -> (u64, u64) {
-        self.live.iter().fold(
-            (self.retired_hits_local, self.retired_returned),
-            |(hits, returned), slot| {
-                // SAFETY: registered, so allocated; only atomics are read.
-                let slot = unsafe { slot.0.as_ref() };
-                (
-                    hits + slot.hits_local.load(Ordering::Relaxed),
-                    returned + slot.returned.load(Ordering::Relaxed),
-                )
-            },
-        )
+    /// The caches' counters, summed, the departed caches' included.
+    pub(crate) fn totals(&self) -> Totals {
+        self.live.iter().fold(self.retired, |totals, slot| {
+            // SAFETY: registered, so allocated; only atomics are read.
+            totals.add(unsafe { slot.0.as_ref() })
+        })
     }
 
     /// Runs `age` on the contents of every cache whose owner is between

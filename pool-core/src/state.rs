@@ -169,11 +169,15 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         state
     }
 
-    /// Makes a new object with `create`, counted as created.
+    /// Makes a new object with `create`, counted as created, in `cache`
+    /// if the acquire went through one.
     #[inline]
-    pub(crate) fn create(&self, create: impl FnOnce() -> T) -> Boxed<T> {
+    pub(crate) fn create(&self, cache: Option<&RawCache>, create: impl FnOnce() -> T) -> Boxed<T> {
         let value = boxed_with(create);
-        self.core.created(1);
+        match cache {
+            Some(cache) => cache.created(),
+            None => self.core.created(1),
+        }
         value
     }
 
@@ -328,6 +332,23 @@ impl PoolCore {
         thread_capacity: usize,
         capacity: usize,
     ) -> Option<Erased> {
+        // A miss with nothing to take anywhere, as under a burst larger
+        // than the pool: straight to the constructor, with no lock taken.
+        if self.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
+            return None;
+        }
+        self.take_through(cache, now, thread_capacity, capacity)
+    }
+
+    /// [`take_slow`](Self::take_slow), when there may be something to take.
+    #[inline(never)]
+    fn take_through(
+        &self,
+        cache: Option<&RawCache>,
+        now: u64,
+        thread_capacity: usize,
+        capacity: usize,
+    ) -> Option<Erased> {
         let (found, dead) = match cache {
             Some(cache) => cache.refill(now, thread_capacity, capacity),
             None => self.take_uncached(now),
@@ -355,6 +376,19 @@ impl PoolCore {
         thread_capacity: usize,
         capacity: usize,
     ) {
+        // A release past the bound, as under a burst larger than the pool:
+        // the object is destroyed at once, as the store would bury it, with
+        // no lock taken and no half-cache spilled only to be buried too.
+        let now = epoch::epoch().now();
+        let value = match cache {
+            Some(cache) if self.shared.looks_full(capacity, now) => {
+                match cache.drop_if_full(value, now) {
+                    Ok(()) => return,
+                    Err(value) => value,
+                }
+            }
+            _ => value,
+        };
         let dead = match cache {
             Some(cache) => cache.spill(value, thread_capacity, capacity),
             None => self.put_uncached(value, capacity),
@@ -397,15 +431,15 @@ impl PoolCore {
     #[inline(never)]
     pub(crate) fn stats(&self) -> Stats {
         let shared = self.shared.counts();
-        let (hits_local, returned_local) = lock(&self.caches).totals();
+        let caches = lock(&self.caches).totals();
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         let mut stats = Stats {
-            created: load(&self.counters.created),
-            hits_local,
+            created: caches.created + load(&self.counters.created),
+            hits_local: caches.hits_local,
             hits_primary: shared.hits_primary,
             hits_victim: shared.hits_victim,
-            returned: returned_local + load(&self.counters.returned),
-            dropped_capacity: shared.dropped_capacity,
+            returned: caches.returned + caches.dropped + load(&self.counters.returned),
+            dropped_capacity: shared.dropped_capacity + caches.dropped,
             dropped_rotation: shared.dropped_rotation,
             discarded: load(&self.counters.discarded),
             rejected: load(&self.counters.rejected),

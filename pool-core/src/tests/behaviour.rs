@@ -327,6 +327,37 @@ mod capacity {
     }
 }
 
+mod overflow {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create).capacity(4).thread_capacity(4));
+
+    #[test]
+    fn a_release_past_both_bounds_destroys_that_object_at_once() {
+        let _epoch = epoch_lock();
+        let mut held: Vec<_> = (0..20).map(|_| Obj::acquire()).collect();
+        let last: Vec<usize> = held[10..].iter().map(|obj| obj.id).collect();
+        // The first ten fill this thread's cache (4) and the store (4).
+        held.drain(..10);
+        assert_eq!(Obj::live(), 18, "ten held, eight idle");
+        // Each later release finds both full: its own object goes, and
+        // nothing the pool holds is touched.
+        for (released, obj) in held.drain(..).enumerate() {
+            drop(obj);
+            assert_eq!(Obj::live(), 17 - released, "after release {released}");
+        }
+        let stats = Obj::pool().stats();
+        assert_eq!(
+            (stats.returned, stats.dropped_capacity),
+            (20, 12),
+            "{stats:?}"
+        );
+        assert_eq!((stats.idle, stats.in_use()), (8, 0), "{stats:?}");
+        let reused: Vec<_> = (0..8).map(|_| Obj::acquire()).collect();
+        assert!(reused.iter().all(|obj| !last.contains(&obj.id)));
+        assert_eq!(Obj::pool().stats().created, 20, "all eight reused");
+    }
+}
+
 mod thread_capacity {
     use super::*;
     counted!(Obj, Pool::new(Obj::create).capacity(0).thread_capacity(3));
