@@ -5,7 +5,7 @@
 use pool_perf::handoff::{Handoff, RoundsRun, TimedRun, WARM, handoff};
 
 use crate::counting::ALLOC;
-use crate::{Alloc, CAPACITY, Obj, Statics};
+use crate::{Alloc, CAPACITY, Obj, Statics, THREAD_CAPACITY};
 
 /// The live heap bytes, for [`handoff`]'s memory checkpoints.
 fn live() -> i64 {
@@ -46,6 +46,25 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
             live,
             |i| {
                 let mut s = acquire();
+                s.write(i);
+                s
+            },
+            drop,
+        )
+    });
+    // A run-time pool, fresh for each run as the peers' pools are.
+    v.variant("runtime", |run| {
+        let pool = pool_core::Pool::builder(T::create)
+            .capacity(CAPACITY)
+            .thread_capacity(THREAD_CAPACITY)
+            .build();
+        handoff(
+            run.warm,
+            run.iters,
+            run.checkpoint,
+            live,
+            |i| {
+                let mut s = pool.acquire();
                 s.write(i);
                 s
             },

@@ -46,6 +46,7 @@
 //! | variant | what it is |
 //! |---|---|
 //! | `pool` | pool-core: `pool!` static (`Small`) or `#[derive(Poolable)]` (`Person`) |
+//! | `runtime` | pool-core: a pool made at run time (`Pool::builder`); in the cross-thread workload, a fresh one for each run, as the peers' pools are |
 //! | `box` | no pool: `Box::new` of a fresh value, dropped |
 //! | `thread_local` | hand-written `thread_local!` `Vec<Box<T>>` free list: the practical one-thread floor |
 //! | `object-pool` | `object_pool::Pool`: one `parking_lot::Mutex<Vec<T>>`, `pull` / drop (no reset of its own: reset by hand before drop) |
