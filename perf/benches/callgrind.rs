@@ -23,15 +23,16 @@
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
 //! `poolshark_local`, `poolshark`, `lockfree-object-pool`; and `derived` and
 //! `generic`, `Small`'s fields in a derived struct and in a generic derived
-//! struct (`derive_round_trips`); and `burst_box`, `burst_default` and
-//! `burst_sized`, the bursts of `pool_perf::burst` (one op is one request).
+//! struct (`derive_round_trips`); and `burst_box`, `burst_default`,
+//! `burst_sized`, `burst_small`, `burst_huge_box` and `burst_huge`, the
+//! bursts of `pool_perf::burst` (one op is one request).
 
 #![allow(
     dead_code,
     reason = "benches/shared/variants.rs is written for benches/peers, which uses all of it"
 )]
 
-use pool_perf::burst::{BATCH, Held, Way, burst};
+use pool_perf::burst::{Held, Way, burst};
 use pool_perf::round_trip::{RoundTrips, VARIANTS};
 
 include!("shared/variants.rs");
@@ -102,9 +103,10 @@ fn main() {
         return;
     }
     if let Some(way) = burst_way(variant) {
-        // N requests, in bursts of `BATCH`, after one burst of warm-up.
+        // N requests, in bursts of the way's size, after one burst of
+        // warm-up.
         let mut held = Held::new();
-        run_bursts(way, BATCH as u64, &mut held);
+        run_bursts(way, way.requests() as u64, &mut held);
         run_bursts(way, n, &mut held);
         return;
     }
@@ -141,8 +143,9 @@ fn burst_way(variant: &str) -> Option<Way> {
 
 #[inline(never)]
 fn run_bursts(way: Way, requests: u64, held: &mut Held) {
-    for _ in 0..(requests / BATCH as u64).max(1) {
-        black_box(burst(way, BATCH, held));
+    let size = way.requests();
+    for _ in 0..(requests / size as u64).max(1) {
+        black_box(burst(way, size, held));
     }
 }
 

@@ -12,11 +12,14 @@
 //! - [`Way::Sized`]: [`Sized`], the same fields with
 //!   `#[pool(capacity = 16384)]`, which holds a whole burst;
 //! - [`Way::Small`]: [`Small`], with `#[pool(capacity = 1024)]`, a pool
-//!   a burst overflows: most requests are made and dropped as with no pool.
+//!   a burst overflows: most requests are made and dropped as with no pool;
+//! - [`Way::HugeBox`] and [`Way::Huge`]: bursts of [`HUGE`] requests, past
+//!   the default capacity, with no pool and with [`HugeRequest`], derived
+//!   with the default settings: a burst larger than a default pool.
 //!
 //! `benches/burst.rs` times them; `scripts/callgrind.sh` counts their
 //! instructions (variants `burst_box`, `burst_default`, `burst_sized`,
-//! `burst_small`, per request).
+//! `burst_small`, `burst_huge_box`, `burst_huge`, per request).
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -25,6 +28,10 @@ use pool_core::Poolable;
 
 /// Requests held at once in one burst.
 pub const BATCH: usize = 10_000;
+
+/// Requests held at once in a burst past the default capacity
+/// (`pool_core::DEFAULT_CAPACITY`, 65,536, plus a thread cache).
+pub const HUGE: usize = 100_000;
 
 /// A request, pooled with the default settings.
 #[derive(Poolable, Default)]
@@ -52,6 +59,16 @@ pub struct Small {
     body: Vec<u8>,
 }
 
+/// The same request, with the default settings, for the bursts of
+/// [`HUGE`] requests (a pool of its own, so that the other ways' bursts
+/// leave it nothing).
+#[derive(Poolable, Default)]
+pub struct HugeRequest {
+    path: String,
+    user: String,
+    body: Vec<u8>,
+}
+
 /// How a burst gets its requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Way {
@@ -63,16 +80,38 @@ pub enum Way {
     Sized,
     /// [`Small::acquire`], a pool a burst overflows.
     Small,
+    /// A fresh `Box` per request, in bursts of [`HUGE`].
+    HugeBox,
+    /// [`HugeRequest::acquire`], default settings, in bursts of [`HUGE`].
+    Huge,
 }
 
 impl Way {
     /// Every way, by the name the benches use.
-    pub const ALL: [(&'static str, Way); 4] = [
+    pub const ALL: [(&'static str, Way); 6] = [
         ("box", Way::Box),
         ("default", Way::Default),
         ("sized", Way::Sized),
         ("small", Way::Small),
+        ("huge_box", Way::HugeBox),
+        ("huge", Way::Huge),
     ];
+
+    /// Requests held at once in one of this way's bursts.
+    pub fn requests(self) -> usize {
+        match self {
+            Way::HugeBox | Way::Huge => HUGE,
+            Way::Box | Way::Default | Way::Sized | Way::Small => BATCH,
+        }
+    }
+
+    /// The way with no pool and bursts of the same size, to compare with.
+    pub fn baseline(self) -> Way {
+        match self {
+            Way::HugeBox | Way::Huge => Way::HugeBox,
+            Way::Box | Way::Default | Way::Sized | Way::Small => Way::Box,
+        }
+    }
 }
 
 const BODY: [u8; 48] = [b'x'; 48];
@@ -102,6 +141,8 @@ pub fn burst(way: Way, n: usize, held: &mut Held) -> usize {
         Way::Default => requests!(n, Request::acquire(), held.default, sum),
         Way::Sized => requests!(n, Sized::acquire(), held.sized, sum),
         Way::Small => requests!(n, Small::acquire(), held.small, sum),
+        Way::HugeBox => requests!(n, Box::new(Request::default()), held.boxed, sum),
+        Way::Huge => requests!(n, HugeRequest::acquire(), held.huge, sum),
     }
     black_box(&*held);
     held.clear();
@@ -119,16 +160,18 @@ pub struct Held {
     default: Vec<pool_core::Pooled<Request>>,
     sized: Vec<pool_core::Pooled<Sized>>,
     small: Vec<pool_core::Pooled<Small>>,
+    huge: Vec<pool_core::Pooled<HugeRequest>>,
 }
 
 impl Held {
-    /// Room for a burst of [`BATCH`] each way.
+    /// Room for a burst of each way.
     pub fn new() -> Self {
         Held {
-            boxed: Vec::with_capacity(BATCH),
+            boxed: Vec::with_capacity(HUGE),
             default: Vec::with_capacity(BATCH),
             sized: Vec::with_capacity(BATCH),
             small: Vec::with_capacity(BATCH),
+            huge: Vec::with_capacity(HUGE),
         }
     }
 
@@ -137,6 +180,7 @@ impl Held {
         self.default.clear();
         self.sized.clear();
         self.small.clear();
+        self.huge.clear();
     }
 }
 
