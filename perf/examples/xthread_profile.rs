@@ -8,7 +8,9 @@
 //! With `HARNESS=1`: the harness alone and pool-core's default small pool,
 //! alternating. With `OPOOL=1`: opool with the reset on the producer (on
 //! `get`, opool's place for it) or on the consumer (before the drop, where
-//! pool-core resets), alternating, for both objects.
+//! pool-core resets), alternating, for both objects. With `CIRCULATION=1`:
+//! how many distinct `Person` objects pool-core's default pool and opool
+//! hand out per round, the working set the two threads' caches must hold.
 //!
 //! For each object (`small`, and the seeds' `Person` with its 2 KiB
 //! remark) and each of three pool configurations (the defaults, a larger
@@ -24,7 +26,9 @@
 //! spill moves at most one thread cache (32 objects by default), so the
 //! consumer takes the lock at least `returned / 32` times.
 
+use std::collections::HashSet;
 use std::hint::black_box;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use pool_core::{Pool, Poolable, Pooled, Reset, Stats, pool};
@@ -251,6 +255,31 @@ fn opool_label(object: &str, reset_on_get: bool) -> String {
     format!("opool {object}, {reset}")
 }
 
+/// The distinct objects `acquire` hands out over a handoff of `n`, after
+/// the warm-up: the working set in circulation.
+fn circulation<G: Send>(
+    n: u64,
+    address: fn(&G) -> usize,
+    acquire: impl Fn(u64) -> G + Sync,
+) -> usize {
+    let seen = Mutex::new(HashSet::new());
+    handoff(
+        WARM,
+        n,
+        u64::MAX,
+        || 0,
+        |i| {
+            let object = acquire(i);
+            if i >= WARM {
+                seen.lock().unwrap().insert(address(&object));
+            }
+            object
+        },
+        drop,
+    );
+    seen.into_inner().unwrap().len()
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().map_or(7, |a| a.parse().expect("ROUNDS"));
@@ -268,6 +297,42 @@ fn main() {
                 "{round:>5} harness {:>8.2} ns/obj  pool {:>8.2} ns/obj  load {}",
                 ns(harness),
                 ns(pool),
+                load_average()
+            );
+        }
+        return;
+    }
+    // `CIRCULATION=1`: distinct objects per round, pool-core and opool.
+    if std::env::var_os("CIRCULATION").is_some() {
+        for round in 1..=rounds {
+            let core = circulation(
+                person_n,
+                |p: &Pooled<Person>| std::ptr::from_ref::<Person>(p).addr(),
+                |i| {
+                    let mut object = Person::acquire();
+                    object.write(i);
+                    object
+                },
+            );
+            let opool = opool::Pool::<OpoolAlloc, Box<Person>>::new(
+                1024,
+                OpoolAlloc {
+                    reset_on_get: false,
+                },
+            );
+            let peer = circulation(
+                person_n,
+                |p: &opool::RefGuard<'_, OpoolAlloc, Box<Person>>| {
+                    std::ptr::from_ref::<Person>(&***p).addr()
+                },
+                |i| {
+                    let mut object = opool.get();
+                    object.write(i);
+                    object
+                },
+            );
+            println!(
+                "{round:>5} distinct Person objects handed out: pool-core {core}, opool {peer}  load {}",
                 load_average()
             );
         }

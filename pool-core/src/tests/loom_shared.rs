@@ -120,3 +120,31 @@ fn a_thread_exit_flushing_its_cache_races_with_an_acquire_and_a_rotation() {
         }
     });
 }
+
+#[test]
+fn a_release_past_both_bounds_racing_with_an_acquire_from_the_store_loses_nothing() {
+    loom::model(|| {
+        // One-object cache, one-object store: the releasing thread's second
+        // release spills into the store, its third finds both full and
+        // destroys its object without the lock, on the store's hint, while
+        // the other thread may be taking the stored object (the hint then
+        // stale) and releasing it again.
+        let capacity = 1;
+        let pool = pool(capacity, 1);
+        let taker = thread::spawn(move || {
+            let cache = new_cache(pool);
+            let obj = acquire(pool, &cache);
+            release(pool, &cache, obj);
+        });
+        let cache = new_cache(pool);
+        let held: Vec<_> = (0..3).map(|_| acquire(pool, &cache)).collect();
+        for obj in held {
+            release(pool, &cache, obj);
+        }
+        taker.join().unwrap();
+        drop(cache);
+        assert_nothing_lost_or_leaked(pool, capacity);
+        let stats = pool.stats();
+        assert_eq!(stats.returned, 4, "{stats:?}");
+    });
+}
