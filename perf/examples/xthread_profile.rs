@@ -11,6 +11,8 @@
 //! pool-core resets), alternating, for both objects. With `CIRCULATION=1`:
 //! how many distinct `Person` objects pool-core's default pool and opool
 //! hand out per round, the working set the two threads' caches must hold.
+//! With `CACHES=1`: `Person` through pools with thread caches of 8, 16
+//! and 32 (the default), interleaved round by round.
 //!
 //! For each object (`small`, and the seeds' `Person` with its 2 KiB
 //! remark) and each of three pool configurations (the defaults, a larger
@@ -98,6 +100,8 @@ pool! {
     static SMALL_DEFAULT: Pool<Small> = Pool::new(Small::new);
     static PERSON_BIG_STORE: Pool<Person> = Pool::new(Person::new).capacity(8192);
     static PERSON_BIG_CACHE: Pool<Person> = Pool::new(Person::new).thread_capacity(128);
+    static PERSON_CACHE_8: Pool<Person> = Pool::new(Person::new).thread_capacity(8);
+    static PERSON_CACHE_16: Pool<Person> = Pool::new(Person::new).thread_capacity(16);
 }
 
 /// The difference between two snapshots, per 1000 objects handed across.
@@ -297,6 +301,29 @@ fn main() {
                 "{round:>5} harness {:>8.2} ns/obj  pool {:>8.2} ns/obj  load {}",
                 ns(harness),
                 ns(pool),
+                load_average()
+            );
+        }
+        return;
+    }
+    // `CACHES=1`: `Person` with thread caches of 8, 16 and 32, interleaved.
+    if std::env::var_os("CACHES").is_some() {
+        let pools: [(&str, &'static Pool<Person>); 3] = [
+            ("8", &PERSON_CACHE_8),
+            ("16", &PERSON_CACHE_16),
+            ("32", Person::pool()),
+        ];
+        for round in 1..=rounds {
+            let each: Vec<String> = pools
+                .iter()
+                .map(|(name, pool)| {
+                    let ns = run(pool, person_n, Person::write).as_secs_f64() * 1e9;
+                    format!("{name}: {:>7.1}", ns / person_n as f64)
+                })
+                .collect();
+            println!(
+                "{round:>5} Person ns/obj by thread_capacity  {}  load {}",
+                each.join("  "),
                 load_average()
             );
         }
