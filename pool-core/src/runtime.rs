@@ -360,28 +360,35 @@ struct Inner<T: Reset + Send + 'static> {
 /// A pointer to a part, in the pool's list, for its count of guards out.
 struct Lent<T: Reset + Send + 'static>(NonNull<Part<T>>);
 
-// SAFETY: a pointer to a part, of which only the atomic `lent` is reached
-// through it; the part lives as long as the pool that lists it.
+// SAFETY: a pointer to a part, of which only the atomics `lent` and `back`
+// are reached through it; the part lives as long as the pool that lists it.
 unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 
 /// A thread's part of a run-time pool, its entry in the pool's
-/// `ThreadLocal`: the thread's cache, and the count of the guards acquired
-/// on the thread that are still out.
+/// `ThreadLocal`: the thread's cache, and the counts of the guards acquired
+/// on the thread and of those given back.
 ///
-/// The count is how a guard keeps its pool alive without writing a line
+/// The counts are how a guard keeps its pool alive without writing a line
 /// that every thread shares (a strong count per guard made two threads on
-/// one pool slower than one). Invariant, with `lent` = `ONE` × guards out
-/// + `HELD` + `CLOSED`:
+/// one pool slower than one). They are two, on two lines: `lent`, written
+/// by the owner alone (a load and a store per acquire), and `back`, which
+/// every release of one of the part's guards adds to, on whatever thread.
+/// One count that both sides read-modify-write moved its line between the
+/// two cores for every object handed from one thread to another (2.1× the
+/// static pool's time per object cross-thread, docs/PERFORMANCE.md).
+/// Invariant, with `lent` = `ONE` × guards acquired + `HELD`, and `back` =
+/// `ONE` × guards given back (+ `CLOSED` − `ONE` × guards acquired, once
+/// closed), all modulo `usize`:
 /// - From its first acquire the part holds one strong count on the pool
 ///   (`HELD`), taken while that acquire's handle keeps the pool alive.
-/// - When the last handle goes, `close` sets `CLOSED` on every part, and
-///   gives back the count of each that has no guard out; the release that
-///   takes a closed part's last guard back gives back the part's count
-///   (`give_back`). Both are one read-modify-write of `lent`, so exactly
-///   one of them sees the part held, closed and empty, and gives its count
-///   back. No acquire can follow `close` (it needs a handle), so a closed
-///   part's count of guards only falls.
-/// - A release touches nothing of the pool after its decrement of `lent`,
+/// - When the last handle goes, `close` adds `CLOSED` − `ONE` × guards
+///   acquired to `back` of every held part (no acquire can follow: it
+///   needs a handle, and the handles' count orders every earlier acquire
+///   before `close`). From then `back` is `CLOSED` exactly when every
+///   guard is back, which before `close` it never is (`CLOSED` is its low
+///   bit). The one read-modify-write of `back` that makes it `CLOSED`,
+///   `close`'s or a release's (`give_back`), gives back the part's count.
+/// - A release touches nothing of the pool after its addition to `back`,
 ///   unless it is the one that gives the count back.
 #[repr(C)]
 struct Part<T: Reset + Send + 'static> {
@@ -389,16 +396,21 @@ struct Part<T: Reset + Send + 'static> {
     /// the guards acquired on this thread point to. First, so that a
     /// guard's pool pointer is a pointer to its part.
     pool: Pool<T>,
+    /// Written by the owner only, read by `close`.
     lent: AtomicUsize,
+    /// Added to by the releases of the part's guards, on any thread: on a
+    /// line of its own, away from what the owner writes and reads.
+    back: CachePadded<AtomicUsize>,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
     /// The thread's cache, without its type (`LocalCache::from_raw`).
     cache: RawCache,
 }
 
-/// `Part::lent`'s unit and flags.
-const ONE: usize = 4;
-const HELD: usize = 2;
+/// The unit of `Part::lent` and `Part::back`, and their flags (`HELD` of
+/// `lent`, `CLOSED` of `back`).
+const ONE: usize = 2;
+const HELD: usize = 1;
 const CLOSED: usize = 1;
 
 // SAFETY: a part moves to another thread only as a `ThreadLocal` entry
@@ -421,7 +433,20 @@ impl<T: Reset + Send + 'static> Part<T> {
         // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
         // and the acquiring handle keeps the pool alive.
         unsafe { Arc::increment_strong_count(self.inner.as_ptr().cast_const()) };
-        self.lent.fetch_or(HELD, Ordering::Relaxed);
+        let lent = self.lent.load(Ordering::Relaxed);
+        self.lent.store(lent | HELD, Ordering::Relaxed);
+    }
+
+    /// Counts a guard lent, on the owner's thread: a load and a store, as
+    /// no other thread writes `lent`.
+    #[inline(always)]
+    fn lend(&self) {
+        let lent = self.lent.load(Ordering::Relaxed);
+        if lent & HELD == 0 {
+            self.hold();
+        }
+        let lent = self.lent.load(Ordering::Relaxed);
+        self.lent.store(lent.wrapping_add(ONE), Ordering::Relaxed);
     }
 }
 
@@ -487,6 +512,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
                     .pool
                     .with_release(part_release::<T>, Some(part_unref::<T>)),
                 lent: AtomicUsize::new(0),
+                back: CachePadded::new(AtomicUsize::new(0)),
                 inner: self.inner,
                 cache: RawCache::new(inner.pool.state.core()),
             })
@@ -526,13 +552,11 @@ impl<T: Reset + Send + 'static> PoolHandle<T> {
             return self.acquire_counted();
         };
         // SAFETY: this thread's part, alive as long as the pool (which
-        // this handle keeps alive); other threads touch only its `lent`.
+        // this handle keeps alive); other threads touch only its `back`.
         let here = unsafe { part.as_ref() };
         let now = epoch::epoch().now();
         let value = self.inner.pool.take(Some(here.cache()), now);
-        if here.lent.fetch_add(ONE, Ordering::Relaxed) & HELD == 0 {
-            here.hold();
-        }
+        here.lend();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), given back by `part_release` or
         // `part_unref`; the part's `pool` is its first field (`repr(C)`).
@@ -616,17 +640,27 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
     fn close(&self, this: *const Inner<T>) {
         let parts = lock(&self.parts);
-        for lent in parts.iter() {
-            let part = lent.0;
+        for part in parts.iter() {
+            let part = part.0;
             // SAFETY: a part of this pool, alive as long as the pool; only
-            // its atomic is reached, as its owner may be using the rest.
-            let lent = unsafe { &(*part.as_ptr()).lent };
-            let was = lent.fetch_or(CLOSED, Ordering::AcqRel);
-            if was & HELD != 0 && was < ONE {
+            // its atomics are reached, as its owner may be using the rest.
+            let (lent, back) = unsafe { (&(*part.as_ptr()).lent, &(*part.as_ptr()).back) };
+            // No acquire follows: the handles' count ordered every one
+            // before this `close`, and this is the last handle.
+            let lent = lent.load(Ordering::Relaxed);
+            if lent & HELD == 0 {
+                continue; // lent nothing, holds nothing
+            }
+            let closing = CLOSED.wrapping_sub(lent - HELD);
+            if back
+                .fetch_add(closing, Ordering::AcqRel)
+                .wrapping_add(closing)
+                == CLOSED
+            {
                 self.owners.leave();
                 // SAFETY: the part's count, given back once (only this
-                // `fetch_or` saw it held, closed and empty); not the last
-                // count, as the caller's handle holds one.
+                // addition made `back` `CLOSED`: every guard was back);
+                // not the last count, as the caller's handle holds one.
                 unsafe { Arc::decrement_strong_count(this) };
             }
         }
@@ -765,11 +799,11 @@ unsafe fn part_unref<T: Reset + Send + 'static>(pool: NonNull<Pool<T>>) {
 /// `part` is a guard's part, and the guard gives its count up: nothing of
 /// the pool may be used by the caller after this call.
 unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>) {
-    // Read before the decrement: once it is done the part may be gone.
-    // SAFETY: alive by the guard's count; `lent` is only reached as an
+    // Read before the addition: once it is done the part may be gone.
+    // SAFETY: alive by the guard's count; `back` is only reached as an
     // atomic, `inner` is never written after the part is made.
-    let (lent, inner) = unsafe { (&(*part.as_ptr()).lent, (*part.as_ptr()).inner) };
-    if lent.fetch_sub(ONE, Ordering::AcqRel) == ONE | HELD | CLOSED {
+    let (back, inner) = unsafe { (&(*part.as_ptr()).back, (*part.as_ptr()).inner) };
+    if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
         // SAFETY: the part's count on the pool, which only this release
         // gives back; `inner` has `Arc::as_ptr`'s provenance.
         unsafe {
