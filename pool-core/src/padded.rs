@@ -69,6 +69,13 @@ impl Erased {
         Erased(NonNull::from(Box::leak(boxed)).cast())
     }
 
+    /// Where the object is, for reading it as the `T` it was made from
+    /// (the pointer is to a `Padded<T>`, whose first field the object is).
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> NonNull<u8> {
+        self.0
+    }
+
     /// The box again.
     ///
     /// # Safety

@@ -29,10 +29,10 @@
 //! as far as `PartialEq` can tell; and every reset, clean or not, leaves
 //! each `Clone` field equal to the constructor's value.
 
-use std::any::Any;
 use std::marker::PhantomData;
+use std::ptr::NonNull;
 
-use crate::padded::Boxed;
+use crate::padded::{Boxed, Dispose, Erased, dispose};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -41,19 +41,23 @@ const UNKNOWN: u8 = 0;
 const CLEAN: u8 = 1;
 const RESTORE: u8 = 2;
 
-/// Copies the constructor's values back into an object: the slow half of a
-/// derived reset, set up once per type.
-pub type Restorer<T> = Box<dyn Fn(&mut T) + Send + Sync>;
-
 /// How a derived struct's reset reaches its constructor's values: one
 /// `static` per derived struct (see the module docs).
+///
+/// Generic over the struct only in name: what it holds and does is the
+/// same for every struct (a `RawTemplate`, a [`Restorer`]), compiled once in
+/// pool-core; what is the struct's own is the derive's per-field functions
+/// (`clear`, `restore`, `plan`), which it is handed.
 pub struct Template<T: 'static> {
-    state: AtomicU8,
-    /// The `Restorer<T>`, behind `Any` so that the `OnceLock`'s code is
-    /// compiled once, not once per derived struct (`crate::padded` says
-    /// why that matters).
-    restore: OnceLock<Box<dyn Any + Send + Sync>>,
+    raw: RawTemplate,
     _type: PhantomData<fn(&mut T)>,
+}
+
+/// A [`Template`] without its type.
+struct RawTemplate {
+    state: AtomicU8,
+    /// Set, once, when the plan finds a field that differs.
+    restore: OnceLock<Restorer>,
 }
 
 impl<T: 'static> Template<T> {
@@ -61,8 +65,10 @@ impl<T: 'static> Template<T> {
     #[must_use]
     pub const fn new() -> Self {
         Template {
-            state: AtomicU8::new(UNKNOWN),
-            restore: OnceLock::new(),
+            raw: RawTemplate {
+                state: AtomicU8::new(UNKNOWN),
+                restore: OnceLock::new(),
+            },
             _type: PhantomData,
         }
     }
@@ -78,7 +84,7 @@ impl<T: 'static> Template<T> {
     #[inline(always)]
     pub fn is_clean(&self) -> bool {
         // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
-        self.state.load(Ordering::Relaxed) == CLEAN
+        self.raw.state.load(Ordering::Relaxed) == CLEAN
     }
 
     /// Resets `value` when [`Template::is_clean`] says the plain reset may
@@ -91,44 +97,54 @@ impl<T: 'static> Template<T> {
         &'static self,
         value: &mut T,
         clear: fn(&mut T),
-        plan: fn() -> Option<Restorer<T>>,
+        plan: fn() -> Option<Restorer>,
     ) {
-        if self.state.load(Ordering::Acquire) == UNKNOWN {
-            match plan() {
-                None => {
-                    self.state.store(CLEAN, Ordering::Relaxed);
-                    clear(value);
-                    return;
-                }
-                Some(restorer) => {
-                    // Another thread may have planned too; both plans are
-                    // the same, the first one stays.
-                    let _ = self.restore.set(Box::new(restorer));
-                    self.state.store(RESTORE, Ordering::Release);
-                }
-            }
+        match self.raw.restorer(plan) {
+            // SAFETY: the template's restorer was made by `plan`, the
+            // derive's plan of this `T` (`ShareTemplate::restorer` or
+            // `FreshTemplate::restorer` for this `T`), so it restores `T`s.
+            Some(restorer) => unsafe { restorer.restore(NonNull::from(value).cast()) },
+            // Clean, or found clean by another thread since `is_clean`.
+            None => clear(value),
         }
-        match self.restore.get() {
-            Some(restore) => {
-                let restore: &(dyn Any + Send + Sync) = &**restore;
-                debug_assert!(restore.is::<Restorer<T>>());
-                // SAFETY: the only value ever set is a `Restorer<T>`
-                // (above), so the `dyn Any` points to one; the cast drops
-                // the vtable and keeps the data pointer. Not
-                // `downcast_ref`: its type check cost the restore 14
-                // instructions in `scripts/callgrind.sh`.
-                let restore = unsafe { &*std::ptr::from_ref(restore).cast::<Restorer<T>>() };
-                restore(value);
+    }
+}
+
+impl RawTemplate {
+    /// The restorer, after planning if no one has: `None` if the
+    /// constructor is clean.
+    #[inline]
+    fn restorer(&'static self, plan: fn() -> Option<Restorer>) -> Option<&'static Restorer> {
+        if self.state.load(Ordering::Acquire) == UNKNOWN {
+            return self.plan(plan);
+        }
+        // `RESTORE` is stored (with `Release`) only after `restore` is set;
+        // under `CLEAN` it is never set.
+        self.restore.get()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn plan(&'static self, plan: fn() -> Option<Restorer>) -> Option<&'static Restorer> {
+        match plan() {
+            None => {
+                self.state.store(CLEAN, Ordering::Relaxed);
+                None
             }
-            // `RESTORE` is stored only after `restore` is set.
-            None => unreachable!("a template in state RESTORE has its restorer"),
+            Some(restorer) => {
+                // Another thread may have planned too; both plans are the
+                // same, the first one stays.
+                let _ = self.restore.set(restorer);
+                self.state.store(RESTORE, Ordering::Release);
+                self.restore.get()
+            }
         }
     }
 }
 
 impl<T: 'static> std::fmt::Debug for Template<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match self.state.load(Ordering::Relaxed) {
+        let state = match self.raw.state.load(Ordering::Relaxed) {
             UNKNOWN => "unknown",
             CLEAN => "clean",
             _ => "restore",
@@ -276,6 +292,9 @@ impl<F: ?Sized> KindTrusted for Probe<F> {}
 impl CloneEq {
     /// Records whether `template` (the constructor's value) and `cleared`
     /// (a reset one) differ.
+    // Once per field type, not inlined into each struct's plan: a plan
+    // runs once per struct.
+    #[inline(never)]
     pub fn probe<F: Clone + PartialEq>(self, plan: &mut Plan, template: &F, cleared: &F) {
         plan.differs.push(template != cleared);
     }
@@ -290,6 +309,9 @@ impl CloneEq {
 impl CloneOnly {
     /// Records that the field differs: without `PartialEq` it cannot be
     /// told apart from its reset value, so it is always copied back.
+    // Once per field type, not inlined into each struct's plan: a plan
+    // runs once per struct.
+    #[inline(never)]
     pub fn probe<F: Clone>(self, plan: &mut Plan, _template: &F, _cleared: &F) {
         plan.differs.push(true);
     }
@@ -304,6 +326,9 @@ impl CloneOnly {
 impl Trusted {
     /// Records that the field's reset is trusted: [`Trusted::copy`] is
     /// never called.
+    // Once per field type, not inlined into each struct's plan: a plan
+    // runs once per struct.
+    #[inline(never)]
     pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F, _cleared: &F) {
         plan.differs.push(false);
     }
@@ -338,6 +363,127 @@ impl<T> Default for Share<T> {
     }
 }
 
+/// Copies the constructor's values back into an object: the slow half of a
+/// derived reset, set up once per type by the derive's plan
+/// ([`ShareTemplate::restorer`] or [`FreshTemplate::restorer`]).
+///
+/// Not generic: the object, the template and the derive's per-field
+/// `restore` are reached through erased pointers, so that neither this nor
+/// the template's `OnceLock` is compiled once per derived struct (each
+/// copy was some 300 LLVM IR lines, and a third of the machine code, of
+/// every derived struct). Invariant: every pointer it is handed or holds is
+/// to a `T` of the struct whose plan made it, and `restore` is that
+/// struct's.
+pub struct Restorer {
+    plan: Plan,
+    /// The derive's `restore` for the struct, erased ([`erase_restore`]).
+    restore: RestoreFn,
+    source: Source,
+}
+
+/// The derive's `fn(&mut T, &T, &mut Cursor)`, with the two objects as
+/// erased pointers.
+type RestoreFn = unsafe fn(NonNull<u8>, NonNull<u8>, &mut Cursor<'_>);
+
+/// Where a [`Restorer`] copies from.
+enum Source {
+    /// The template, one object shared by every thread (a `Sync` struct):
+    /// a `Boxed<T>`, erased, dropped with `dispose` when the restorer is.
+    Shared {
+        template: Erased,
+        dispose: Dispose<Erased>,
+    },
+    /// A struct that is not `Sync`: a fresh template for each restore,
+    /// made, used with the `restore` it is handed and dropped by this.
+    Fresh(Box<FreshFn>),
+}
+
+/// A [`Source::Fresh`]: makes a template, restores the object (the first
+/// pointer) from it with the `restore` it is handed, and drops it.
+type FreshFn = dyn Fn(NonNull<u8>, RestoreFn, &mut Cursor<'_>) + Send + Sync;
+
+// SAFETY: a shared template is a `T: Send + Sync` (`ShareTemplate`'s
+// bound), only read by restores on any thread, and dropped once, by the
+// restorer's owner; the rest is plain data, fn pointers and a `Send + Sync`
+// closure.
+unsafe impl Send for Restorer {}
+// SAFETY: as above: `&Restorer` only reads the template.
+unsafe impl Sync for Restorer {}
+
+impl Restorer {
+    /// A restorer from a shared `template`, or `None` (and the template
+    /// dropped) if `plan` finds no field that differs.
+    #[inline(never)]
+    fn shared(
+        template: Erased,
+        dispose: Dispose<Erased>,
+        plan: Plan,
+        restore: RestoreFn,
+    ) -> Option<Restorer> {
+        if !plan.any() {
+            // SAFETY: `dispose` is the template's (the caller's promise,
+            // `ShareTemplate::restorer`).
+            unsafe { dispose(template) };
+            return None;
+        }
+        Some(Restorer {
+            plan,
+            restore,
+            source: Source::Shared { template, dispose },
+        })
+    }
+
+    /// Restores `value` from the template.
+    ///
+    /// # Safety
+    ///
+    /// `value` points to a live, exclusively borrowed `T` of the struct
+    /// whose plan made this restorer.
+    #[inline]
+    unsafe fn restore(&self, value: NonNull<u8>) {
+        let mut cursor = self.plan.cursor();
+        match &self.source {
+            // SAFETY: `restore` is the struct's, `value` one of its objects
+            // (the caller's promise), `template` another, alive as long as
+            // `self`; the restore only reads it.
+            Source::Shared { template, .. } => unsafe {
+                (self.restore)(value, template.as_ptr(), &mut cursor);
+            },
+            Source::Fresh(fresh) => fresh(value, self.restore, &mut cursor),
+        }
+    }
+}
+
+impl Drop for Restorer {
+    fn drop(&mut self) {
+        if let Source::Shared { template, dispose } = &self.source {
+            // SAFETY: the template is the restorer's, dropped once, here;
+            // `Erased` has no destructor of its own, so the copy read out
+            // is the only one that is used. `dispose` is its type's.
+            unsafe { dispose(std::ptr::read(template)) };
+        }
+    }
+}
+
+impl std::fmt::Debug for Restorer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Restorer")
+            .field("plan", &self.plan)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The derive's `restore` of a struct, with its objects erased.
+fn erase_restore<T>(restore: fn(&mut T, &T, &mut Cursor<'_>)) -> RestoreFn {
+    // SAFETY: `&mut T` and `&T` (`T: Sized`) are ABI-compatible with
+    // `NonNull<u8>` (the function pointer ABI rules of the `fn` primitive's
+    // docs: pointers whose pointee types have the same metadata, here
+    // none), and the rest of the signature is unchanged, so calling the
+    // result is calling `restore`; `Restorer` calls it only with pointers
+    // to `T`s, valid as the references it takes (its invariant).
+    unsafe { std::mem::transmute::<fn(&mut T, &T, &mut Cursor<'_>), RestoreFn>(restore) }
+}
+
 /// A `Sync` struct keeps one template, shared by every thread.
 pub trait ShareTemplate<T> {
     /// A restorer that copies from `template`, or `None` if `plan` finds
@@ -348,7 +494,7 @@ pub trait ShareTemplate<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         create: fn() -> T,
-    ) -> Option<Restorer<T>>;
+    ) -> Option<Restorer>;
 }
 
 impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
@@ -358,13 +504,14 @@ impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         _create: fn() -> T,
-    ) -> Option<Restorer<T>> {
-        if !plan.any() {
-            return None;
-        }
-        Some(Box::new(move |value: &mut T| {
-            restore(value, &template, &mut plan.cursor());
-        }))
+    ) -> Option<Restorer> {
+        // The objects' type is `T`, and `dispose::<T>` is what drops them.
+        Restorer::shared(
+            Erased::new(template.0),
+            dispose::<T>,
+            plan,
+            erase_restore(restore),
+        )
     }
 }
 
@@ -379,7 +526,7 @@ pub trait FreshTemplate<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         create: fn() -> T,
-    ) -> Option<Restorer<T>>;
+    ) -> Option<Restorer>;
 }
 
 impl<T: 'static> FreshTemplate<T> for Share<T> {
@@ -389,13 +536,22 @@ impl<T: 'static> FreshTemplate<T> for Share<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         create: fn() -> T,
-    ) -> Option<Restorer<T>> {
+    ) -> Option<Restorer> {
         if !plan.any() {
             return None;
         }
         drop(template);
-        Some(Box::new(move |value: &mut T| {
-            restore(value, &boxed(create), &mut plan.cursor());
-        }))
+        let fresh = move |value: NonNull<u8>, restore: RestoreFn, cursor: &mut Cursor<'_>| {
+            let template = boxed(create);
+            // SAFETY: `restore` is the struct's (`erase_restore` below),
+            // `value` one of its objects (`Restorer::restore`'s promise),
+            // and the template a live `T`, only read.
+            unsafe { restore(value, NonNull::from(&*template).cast(), cursor) };
+        };
+        Some(Restorer {
+            plan,
+            restore: erase_restore(restore),
+            source: Source::Fresh(Box::new(fresh)),
+        })
     }
 }

@@ -29,7 +29,7 @@
 //!                 // ...
 //!             }
 //!             // Once: compares the constructor's output with a reset object.
-//!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
+//!             fn __pool_plan() -> Option<Restorer> { /* ... */ }
 //!             #[cold]
 //!             fn __pool_restore_all(__this: &mut Request) {
 //!                 __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
@@ -295,7 +295,9 @@ fn reset_body(
             use #krate::__private::{KindCloneEq as _, KindCloneOnly as _, KindTrusted as _};
             #(#restore)*
         }
-        fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
+        // Runs once per struct: compiled for size.
+        #[cold]
+        fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer>
         #plan_where
         {
             #[allow(unused_imports)]
