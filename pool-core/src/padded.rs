@@ -6,10 +6,11 @@
 //! 1. Every pooled object is followed, in its own allocation, by [`GAP`]
 //!    bytes that nothing reads or writes, so no two pooled objects share a
 //!    cache line (checked by this module's test).
-//! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool that holds it:
-//!    made only by [`Erased::new`] from a `Boxed<T>`, and turned back (or
-//!    dropped, by the pool's [`Dispose`], [`dispose::<T>`]) only with that
-//!    `T`. Everything that moves objects without knowing `T` (the caches'
+//! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool (or of the
+//!    derived struct's template, `crate::template::Restorer`) that holds
+//!    it: made only by [`Erased::new`] from a `Boxed<T>`, and turned back
+//!    (or dropped, by the pool's or the restorer's [`Dispose`],
+//!    [`dispose::<T>`]) only with that `T`. Everything that moves objects without knowing `T` (the caches'
 //!    slow paths, the shared store, rotation, the graveyard) is compiled
 //!    once in pool-core rather than once per pooled type: a derived struct
 //!    costs its fast paths and one `dispose`, not a copy of the tiers.
