@@ -44,10 +44,11 @@ const RESTORE: u8 = 2;
 /// How a derived struct's reset reaches its constructor's values: one
 /// `static` per derived struct (see the module docs).
 ///
-/// Generic over the struct only in name: what it holds and does is the
-/// same for every struct (a `RawTemplate`, a [`Restorer`]), compiled once in
-/// pool-core; what is the struct's own is the derive's per-field functions
-/// (`clear`, `restore`, `plan`), which it is handed.
+/// Generic over the struct almost only in name: what it holds and does is
+/// the same for every struct (a `RawTemplate`, holding a `RawRestorer`),
+/// compiled once in pool-core; what is the struct's own is the derive's
+/// per-field functions (`clear`, `restore`, `plan`), which it is handed,
+/// and the one call of `plan`.
 pub struct Template<T: 'static> {
     raw: RawTemplate,
     _type: PhantomData<fn(&mut T)>,
@@ -56,8 +57,9 @@ pub struct Template<T: 'static> {
 /// A [`Template`] without its type.
 struct RawTemplate {
     state: AtomicU8,
-    /// Set, once, when the plan finds a field that differs.
-    restore: OnceLock<Restorer>,
+    /// Set, once, when the plan finds a field that differs: the
+    /// `Restorer<T>` of the template's `T`, without its type.
+    restore: OnceLock<RawRestorer>,
 }
 
 impl<T: 'static> Template<T> {
@@ -97,36 +99,40 @@ impl<T: 'static> Template<T> {
         &'static self,
         value: &mut T,
         clear: fn(&mut T),
-        plan: fn() -> Option<Restorer>,
+        plan: fn() -> Option<Restorer<T>>,
     ) {
-        match self.raw.restorer(plan) {
-            // SAFETY: the template's restorer was made by `plan`, the
-            // derive's plan of this `T` (`ShareTemplate::restorer` or
-            // `FreshTemplate::restorer` for this `T`), so it restores `T`s.
+        let restorer = if self.raw.state.load(Ordering::Acquire) == UNKNOWN {
+            self.plan(plan)
+        } else {
+            // `RESTORE` is stored (with `Release`) only after `restore` is
+            // set; under `CLEAN` it is never set.
+            self.raw.restore.get()
+        };
+        match restorer {
+            // SAFETY: the only restorer this template holds is a
+            // `Restorer<T>` for this `T` (`Template::plan`), which restores
+            // `T`s; `value` is one, borrowed exclusively for the call.
             Some(restorer) => unsafe { restorer.restore(NonNull::from(value).cast()) },
             // Clean, or found clean by another thread since `is_clean`.
             None => clear(value),
         }
     }
+
+    /// Runs `plan` and keeps its restorer, if any: the first reset's slow
+    /// path. The one part of the template compiled per struct, and small.
+    #[cold]
+    #[inline(never)]
+    fn plan(&'static self, plan: fn() -> Option<Restorer<T>>) -> Option<&'static RawRestorer> {
+        self.raw.planned(plan().map(|restorer| restorer.raw))
+    }
 }
 
 impl RawTemplate {
-    /// The restorer, after planning if no one has: `None` if the
-    /// constructor is clean.
-    #[inline]
-    fn restorer(&'static self, plan: fn() -> Option<Restorer>) -> Option<&'static Restorer> {
-        if self.state.load(Ordering::Acquire) == UNKNOWN {
-            return self.plan(plan);
-        }
-        // `RESTORE` is stored (with `Release`) only after `restore` is set;
-        // under `CLEAN` it is never set.
-        self.restore.get()
-    }
-
-    #[cold]
+    /// Records what the plan found: clean (`None`), or the restorer, which
+    /// is returned.
     #[inline(never)]
-    fn plan(&'static self, plan: fn() -> Option<Restorer>) -> Option<&'static Restorer> {
-        match plan() {
+    fn planned(&'static self, restorer: Option<RawRestorer>) -> Option<&'static RawRestorer> {
+        match restorer {
             None => {
                 self.state.store(CLEAN, Ordering::Relaxed);
                 None
@@ -363,18 +369,36 @@ impl<T> Default for Share<T> {
     }
 }
 
-/// Copies the constructor's values back into an object: the slow half of a
-/// derived reset, set up once per type by the derive's plan
-/// ([`ShareTemplate::restorer`] or [`FreshTemplate::restorer`]).
+/// Copies the constructor's values back into an object of `T`: the slow
+/// half of a derived reset, set up once per type by the derive's plan
+/// ([`ShareTemplate::restorer`] or [`FreshTemplate::restorer`], the only
+/// ways to make one).
 ///
-/// Not generic: the object, the template and the derive's per-field
-/// `restore` are reached through erased pointers, so that neither this nor
-/// the template's `OnceLock` is compiled once per derived struct (each
-/// copy was some 300 LLVM IR lines, and a third of the machine code, of
-/// every derived struct). Invariant: every pointer it is handed or holds is
-/// to a `T` of the struct whose plan made it, and `restore` is that
-/// struct's.
-pub struct Restorer {
+/// Typed, so that a template can only be handed a restorer of its own `T`,
+/// but holding only a `RawRestorer`: the object, the template and the
+/// derive's per-field `restore` are reached through erased pointers, so
+/// that neither the restorer's code nor the template's `OnceLock` is
+/// compiled once per derived struct (as a `Box<dyn Fn(&mut T)>` behind
+/// `Any`, some 300 LLVM IR lines and a third of the machine code of every
+/// derived struct).
+pub struct Restorer<T> {
+    raw: RawRestorer,
+    _type: PhantomData<fn(&mut T)>,
+}
+
+impl<T> std::fmt::Debug for Restorer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Restorer")
+            .field("plan", &self.raw.plan)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A [`Restorer`] without its type. Invariant: it was made as a
+/// `Restorer<T>`, and every pointer it holds (the template) or is handed
+/// (the object to restore) is to a `T` of that struct, whose `restore` it
+/// holds.
+struct RawRestorer {
     plan: Plan,
     /// The derive's `restore` for the struct, erased ([`erase_restore`]).
     restore: RestoreFn,
@@ -385,7 +409,7 @@ pub struct Restorer {
 /// erased pointers.
 type RestoreFn = unsafe fn(NonNull<u8>, NonNull<u8>, &mut Cursor<'_>);
 
-/// Where a [`Restorer`] copies from.
+/// Where a restorer copies from.
 enum Source {
     /// The template, one object shared by every thread (a `Sync` struct):
     /// a `Boxed<T>`, erased, dropped with `dispose` when the restorer is.
@@ -406,11 +430,11 @@ type FreshFn = dyn Fn(NonNull<u8>, RestoreFn, &mut Cursor<'_>) + Send + Sync;
 // bound), only read by restores on any thread, and dropped once, by the
 // restorer's owner; the rest is plain data, fn pointers and a `Send + Sync`
 // closure.
-unsafe impl Send for Restorer {}
-// SAFETY: as above: `&Restorer` only reads the template.
-unsafe impl Sync for Restorer {}
+unsafe impl Send for RawRestorer {}
+// SAFETY: as above: `&RawRestorer` only reads the template.
+unsafe impl Sync for RawRestorer {}
 
-impl Restorer {
+impl RawRestorer {
     /// A restorer from a shared `template`, or `None` (and the template
     /// dropped) if `plan` finds no field that differs.
     #[inline(never)]
@@ -419,14 +443,14 @@ impl Restorer {
         dispose: Dispose<Erased>,
         plan: Plan,
         restore: RestoreFn,
-    ) -> Option<Restorer> {
+    ) -> Option<RawRestorer> {
         if !plan.any() {
             // SAFETY: `dispose` is the template's (the caller's promise,
             // `ShareTemplate::restorer`).
             unsafe { dispose(template) };
             return None;
         }
-        Some(Restorer {
+        Some(RawRestorer {
             plan,
             restore,
             source: Source::Shared { template, dispose },
@@ -454,7 +478,7 @@ impl Restorer {
     }
 }
 
-impl Drop for Restorer {
+impl Drop for RawRestorer {
     fn drop(&mut self) {
         if let Source::Shared { template, dispose } = &self.source {
             // SAFETY: the template is the restorer's, dropped once, here;
@@ -465,21 +489,13 @@ impl Drop for Restorer {
     }
 }
 
-impl std::fmt::Debug for Restorer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Restorer")
-            .field("plan", &self.plan)
-            .finish_non_exhaustive()
-    }
-}
-
 /// The derive's `restore` of a struct, with its objects erased.
 fn erase_restore<T>(restore: fn(&mut T, &T, &mut Cursor<'_>)) -> RestoreFn {
     // SAFETY: `&mut T` and `&T` (`T: Sized`) are ABI-compatible with
     // `NonNull<u8>` (the function pointer ABI rules of the `fn` primitive's
     // docs: pointers whose pointee types have the same metadata, here
     // none), and the rest of the signature is unchanged, so calling the
-    // result is calling `restore`; `Restorer` calls it only with pointers
+    // result is calling `restore`; `RawRestorer` calls it only with pointers
     // to `T`s, valid as the references it takes (its invariant).
     unsafe { std::mem::transmute::<fn(&mut T, &T, &mut Cursor<'_>), RestoreFn>(restore) }
 }
@@ -494,7 +510,7 @@ pub trait ShareTemplate<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         create: fn() -> T,
-    ) -> Option<Restorer>;
+    ) -> Option<Restorer<T>>;
 }
 
 impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
@@ -504,14 +520,18 @@ impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         _create: fn() -> T,
-    ) -> Option<Restorer> {
+    ) -> Option<Restorer<T>> {
         // The objects' type is `T`, and `dispose::<T>` is what drops them.
-        Restorer::shared(
+        let raw = RawRestorer::shared(
             Erased::new(template.0),
             dispose::<T>,
             plan,
             erase_restore(restore),
-        )
+        )?;
+        Some(Restorer {
+            raw,
+            _type: PhantomData,
+        })
     }
 }
 
@@ -526,7 +546,7 @@ pub trait FreshTemplate<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         create: fn() -> T,
-    ) -> Option<Restorer>;
+    ) -> Option<Restorer<T>>;
 }
 
 impl<T: 'static> FreshTemplate<T> for Share<T> {
@@ -536,7 +556,7 @@ impl<T: 'static> FreshTemplate<T> for Share<T> {
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         create: fn() -> T,
-    ) -> Option<Restorer> {
+    ) -> Option<Restorer<T>> {
         if !plan.any() {
             return None;
         }
@@ -544,14 +564,17 @@ impl<T: 'static> FreshTemplate<T> for Share<T> {
         let fresh = move |value: NonNull<u8>, restore: RestoreFn, cursor: &mut Cursor<'_>| {
             let template = boxed(create);
             // SAFETY: `restore` is the struct's (`erase_restore` below),
-            // `value` one of its objects (`Restorer::restore`'s promise),
+            // `value` one of its objects (`RawRestorer::restore`'s promise),
             // and the template a live `T`, only read.
             unsafe { restore(value, NonNull::from(&*template).cast(), cursor) };
         };
         Some(Restorer {
-            plan,
-            restore: erase_restore(restore),
-            source: Source::Fresh(Box::new(fresh)),
+            raw: RawRestorer {
+                plan,
+                restore: erase_restore(restore),
+                source: Source::Fresh(Box::new(fresh)),
+            },
+            _type: PhantomData,
         })
     }
 }

@@ -29,7 +29,8 @@
 //!                 // ...
 //!             }
 //!             // Once: compares the constructor's output with a reset object.
-//!             fn __pool_plan() -> Option<Restorer> { /* ... */ }
+//!             #[cold]
+//!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
 //!             #[cold]
 //!             fn __pool_restore_all(__this: &mut Request) {
 //!                 __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
@@ -297,7 +298,7 @@ fn reset_body(
         }
         // Runs once per struct: compiled for size.
         #[cold]
-        fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer>
+        fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
         #plan_where
         {
             #[allow(unused_imports)]
