@@ -30,9 +30,10 @@
 //! each `Clone` field equal to the constructor's value.
 
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
-use crate::padded::{Boxed, Dispose, Erased, dispose};
+use crate::padded::{Boxed, Dispose, Erased, dispose, drop_boxed};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -171,11 +172,27 @@ impl<T: 'static> Default for Template<T> {
 /// as the pool's create path, for threads with small stacks).
 #[inline(never)]
 pub fn boxed<T>(create: fn() -> T) -> Made<T> {
-    Made(crate::padded::boxed_with(create))
+    Made(ManuallyDrop::new(crate::padded::boxed_with(create)))
 }
 
 /// An object [`boxed`] made.
-pub struct Made<T>(Boxed<T>);
+pub struct Made<T>(ManuallyDrop<Boxed<T>>);
+
+impl<T> Made<T> {
+    /// The box, which the caller now drops.
+    fn into_boxed(self) -> Boxed<T> {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped, so the box is taken once, here.
+        unsafe { ManuallyDrop::take(&mut this.0) }
+    }
+}
+
+impl<T> Drop for Made<T> {
+    fn drop(&mut self) {
+        // SAFETY: `drop` runs once and nothing uses the field after it.
+        drop_boxed(unsafe { ManuallyDrop::take(&mut self.0) });
+    }
+}
 
 impl<T> std::fmt::Debug for Made<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -523,7 +540,7 @@ impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
     ) -> Option<Restorer<T>> {
         // The objects' type is `T`, and `dispose::<T>` is what drops them.
         let raw = RawRestorer::shared(
-            Erased::new(template.0),
+            Erased::new(template.into_boxed()),
             dispose::<T>,
             plan,
             erase_restore(restore),
