@@ -9,6 +9,9 @@
 #   N=50 scripts/compile_cost.sh
 #   ACQUIRE=0 scripts/compile_cost.sh      # declare the structs, never acquire them
 #   LLVM_LINES=1 scripts/compile_cost.sh   # also `cargo llvm-lines` of the derived crate
+#   PROFILES=release scripts/compile_cost.sh   # release only
+#   FLOOR=1 scripts/compile_cost.sh        # also the floor: a hand-written
+#                                          # thread_local! free list per struct
 #
 # With ACQUIRE=0 nothing of the pool is compiled to machine code (the derived
 # functions are `#[inline]` and unused): the figure is the derive's
@@ -28,7 +31,7 @@ ACQUIRE=${ACQUIRE:-1}
 OUT="$ROOT/target/compile-cost"
 mkdir -p "$OUT"
 
-make_crate() { # make_crate <dir> <derive: yes|no>
+make_crate() { # make_crate <dir> <derive: yes|no|floor>
     local dir=$1 derive=$2
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<TOML
@@ -46,7 +49,55 @@ TOML
     {
         echo "#![allow(dead_code)]"
         [[ $derive == yes && $ACQUIRE != 0 ]] && echo "use pool_core::Poolable;"
+        [[ $derive == floor ]] && cat <<'RUST'
+// The floor: what the least a per-type pool can be costs to compile. Each
+// struct gets its own `thread_local!` free list, an acquire that pops or
+// makes a new box, and a guard whose drop clears the fields and pushes the
+// box back.
+macro_rules! free_list {
+    ($t:ident, $free:ident, $guard:ident) => {
+        thread_local! {
+            static $free: std::cell::RefCell<Vec<Box<$t>>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        pub struct $guard(Option<Box<$t>>);
+        impl $t {
+            pub fn acquire() -> $guard {
+                let boxed = $free
+                    .try_with(|free| free.borrow_mut().pop())
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| Box::new($t::default()));
+                $guard(Some(boxed))
+            }
+        }
+        impl std::ops::Deref for $guard {
+            type Target = $t;
+            fn deref(&self) -> &$t {
+                self.0.as_ref().unwrap()
+            }
+        }
+        impl Drop for $guard {
+            fn drop(&mut self) {
+                if let Some(mut boxed) = self.0.take() {
+                    boxed.name.clear();
+                    boxed.id = 0;
+                    boxed.tags.clear();
+                    boxed.body.clear();
+                    let _ = $free.try_with(move |free| free.borrow_mut().push(boxed));
+                }
+            }
+        }
+    };
+}
+RUST
         for i in $(seq 1 "$N"); do
+            if [[ $derive == floor ]]; then
+                echo "#[derive(Default)]"
+                echo "pub struct S$i { pub name: String, pub id: u64, pub tags: Vec<String>, pub body: Vec<u8> }"
+                echo "free_list!(S$i, FREE$i, Guard$i);"
+                continue
+            fi
             if [[ $derive == yes ]]; then
                 echo "#[derive(Poolable, Default)]"
             else
@@ -58,7 +109,7 @@ TOML
         for i in $(seq 1 "$N"); do
             if [[ $ACQUIRE == 0 ]]; then
                 echo "    std::hint::black_box(S$i::default().id);"
-            elif [[ $derive == yes ]]; then
+            elif [[ $derive == yes || $derive == floor ]]; then
                 echo "    std::hint::black_box(S$i::acquire().id);"
             else
                 echo "    std::hint::black_box(Box::new(S$i::default()).id);"
@@ -68,31 +119,45 @@ TOML
     } >"$dir/src/main.rs"
 }
 
-# Seconds for a build of the generated crate alone (its deps already built).
+# Seconds for a build of the generated crate alone (its deps already built):
+# wall-clock, then CPU (user + system, of cargo and rustc), which a shared
+# machine's load moves less.
 build_time() { # build_time <dir> <profile flag...>
     local dir=$1
     shift
     (cd "$dir" && cargo build -q "$@" >/dev/null 2>&1) # the deps, once
     (cd "$dir" && touch src/main.rs && cargo clean -q -p "$(basename "$dir")" "$@" 2>/dev/null || true)
-    local start end
-    start=$(date +%s.%N)
-    (cd "$dir" && cargo build -q "$@")
-    end=$(date +%s.%N)
-    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }'
+    local times
+    times=$(mktemp)
+    (cd "$dir" && /usr/bin/time -f '%e %U %S' -o "$times" cargo build -q "$@")
+    awk '{ printf "%.2f %.2f", $1, $2 + $3 }' "$times"
+    rm -f "$times"
 }
 
 make_crate "$OUT/compile-cost-yes" yes
 make_crate "$OUT/compile-cost-no" no
+[[ -n "${FLOOR:-}" ]] && make_crate "$OUT/compile-cost-floor" floor
 export CARGO_TARGET_DIR="$OUT/target"
 
-printf '%-8s %10s %10s %14s\n' profile "derive s" "plain s" "ms per struct"
-for profile in release debug; do
+per_struct() { awk -v y="$1" -v n="$2" -v c="$N" 'BEGIN { printf "%.1f", (y - n) * 1000 / c }'; }
+# One line per profile: seconds (wall-clock, CPU) of each build, and the
+# difference per struct in ms (wall-clock, CPU).
+header="profile  derive s (cpu)  plain s (cpu)  ms per struct (cpu)"
+[[ -n "${FLOOR:-}" ]] && header+="  floor s (cpu)  floor ms per struct (cpu)"
+echo "$header"
+for profile in ${PROFILES:-release debug}; do
     flag=()
     [[ $profile == release ]] && flag=(--release)
-    yes=$(build_time "$OUT/compile-cost-yes" "${flag[@]}")
-    no=$(build_time "$OUT/compile-cost-no" "${flag[@]}")
-    printf '%-8s %10s %10s %14s\n' "$profile" "$yes" "$no" \
-        "$(awk -v y="$yes" -v n="$no" -v c="$N" 'BEGIN { printf "%.1f", (y - n) * 1000 / c }')"
+    read -r yes yes_cpu <<<"$(build_time "$OUT/compile-cost-yes" "${flag[@]}")"
+    read -r no no_cpu <<<"$(build_time "$OUT/compile-cost-no" "${flag[@]}")"
+    line=$(printf '%-8s %6s (%6s) %6s (%6s) %8s (%6s)' "$profile" "$yes" "$yes_cpu" "$no" "$no_cpu" \
+        "$(per_struct "$yes" "$no")" "$(per_struct "$yes_cpu" "$no_cpu")")
+    if [[ -n "${FLOOR:-}" ]]; then
+        read -r floor floor_cpu <<<"$(build_time "$OUT/compile-cost-floor" "${flag[@]}")"
+        line+=$(printf '  %6s (%6s) %8s (%6s)' "$floor" "$floor_cpu" \
+            "$(per_struct "$floor" "$no")" "$(per_struct "$floor_cpu" "$no_cpu")")
+    fi
+    echo "$line"
 done
 
 if [[ -n "${LLVM_LINES:-}" ]]; then

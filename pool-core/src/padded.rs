@@ -7,10 +7,12 @@
 //!    bytes that nothing reads or writes, so no two pooled objects share a
 //!    cache line where blocks start at 16-byte boundaries (checked by this
 //!    module's test).
-//! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool that holds it:
-//!    made only by [`Erased::new`] from a `Boxed<T>`, and turned back (or
-//!    dropped, by the pool's [`Dispose`], [`dispose::<T>`]) only with that
-//!    `T`. Everything that moves objects without knowing `T` (the caches'
+//! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool (or of the
+//!    derived struct's template, `crate::template::Restorer`) that holds
+//!    it: made only by [`Erased::new`] from a `Boxed<T>`, and turned back
+//!    (or dropped, by the pool's or the restorer's [`Dispose`],
+//!    [`dispose::<T>`]) only with that `T`. Everything that moves objects
+//!    without knowing `T` (the caches'
 //!    slow paths, the shared store, rotation, the graveyard) is compiled
 //!    once in pool-core rather than once per pooled type: a derived struct
 //!    costs its fast paths and one `dispose`, not a copy of the tiers.
@@ -48,10 +50,10 @@ const GAP: usize = 48;
 /// Objects made one after another are often neighbours in memory, and
 /// without a gap two threads can end up writing to one cache line through
 /// two different objects: the two-thread round-trip bench ran at 0.45–1.14×
-/// the throughput of one thread when that happened. With at least a line's
-/// worth of untouched bytes after every object (and `repr(C)` keeps them
-/// after it), the next allocation's bytes cannot share a line with this
-/// object's value. Padding rather than 128-byte alignment: an over-aligned
+/// the throughput of one thread when that happened. With [`GAP`]
+/// untouched bytes after every object (and `repr(C)` keeps them after it),
+/// the next allocation's bytes cannot share a line with this object's
+/// value (see [`GAP`] for why 48 are enough). Padding rather than 128-byte alignment: an over-aligned
 /// allocation takes the system allocator's slow `memalign` path on every
 /// object made or dropped.
 #[repr(C)]
@@ -81,6 +83,13 @@ impl Erased {
     pub(crate) fn new<T: Send>(boxed: Boxed<T>) -> Self {
         // `Box::into_raw` is never null.
         Erased(NonNull::from(Box::leak(boxed)).cast())
+    }
+
+    /// Where the object is, for reading it as the `T` it was made from
+    /// (the pointer is to a `Padded<T>`, whose first field the object is).
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> NonNull<u8> {
+        self.0
     }
 
     /// The box again.
@@ -113,7 +122,18 @@ pub(crate) type Dispose<T> = unsafe fn(T);
 /// `object` must have been made from a `Boxed<T>` of this `T`.
 pub(crate) unsafe fn dispose<T>(object: Erased) {
     // SAFETY: the caller's promise.
-    drop(unsafe { object.into_boxed::<T>() });
+    drop_boxed(unsafe { object.into_boxed::<T>() });
+}
+
+/// Drops a pooled object and frees its box: the one copy of `T`'s drop
+/// that the pool's [`dispose::<T>`], the template's objects
+/// (`crate::template::Made`) and a refused object (`Pool::reject`) share,
+/// rather than each inlining `T`'s destructor (a derived struct's
+/// template plan made and dropped two objects, whose drops were most of
+/// the plan's machine code).
+#[inline(never)]
+pub(crate) fn drop_boxed<T>(boxed: Boxed<T>) {
+    drop(boxed);
 }
 
 /// Makes an object with `create`, straight into its box.

@@ -20,7 +20,7 @@ use crate::config::{PoolConfig, Retain};
 use crate::epoch;
 use crate::guard::Pooled;
 use crate::local::LocalCache;
-use crate::padded::{Boxed, Erased};
+use crate::padded::{Boxed, Erased, drop_boxed};
 use crate::reset::Reset;
 use crate::runtime::OwnedCaches;
 use crate::state::{PoolState, StateRef};
@@ -368,7 +368,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(never)]
     fn reject(&self, value: Boxed<T>) {
         self.state.reject();
-        drop(value);
+        drop_boxed(value);
     }
 
     /// Returns an already reset `value` with `cache` as this thread's cache.

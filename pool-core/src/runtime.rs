@@ -280,6 +280,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 owned,
                 handles: AtomicUsize::new(1),
                 parts: Mutex::new(Vec::new()),
+                part_slow: OwnedCaches::part_slow,
             }
         })
     }
@@ -355,6 +356,16 @@ struct Inner<T: Reset + Send + 'static> {
     handles: AtomicUsize,
     /// Every part's count, for `close`.
     parts: Mutex<Vec<Lent<T>>>,
+    /// [`OwnedCaches::part_slow`], called through this pointer: every
+    /// `Pool<T>`'s fast paths name `OwnedCaches<T>` (the `Caches::Owned`
+    /// arm, which a static's folds away only after it is compiled), and a
+    /// direct call made each pooled type compile the run-time pool's whole
+    /// set-up of a thread's part (the `ThreadLocal` insertion, the part's
+    /// release, `Inner`'s drop): 2500 of the 4800 LLVM IR lines of a
+    /// derived struct, static or not. Through a pointer set by
+    /// `Inner::make`, only a type that makes a run-time pool compiles it.
+    /// The call is on the memo's miss, so the hit costs the same.
+    part_slow: fn(&OwnedCaches<T>) -> NonNull<Part<T>>,
 }
 
 /// A pointer to a part, in the pool's list, for its count of guards out.
@@ -494,7 +505,8 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
             // no other thread is handed while the memo is on (`memo`'s
             // invariant).
             Memo::Hit(part) => Some(part.cast()),
-            Memo::Miss => Some(self.part_slow()),
+            // SAFETY: the pool, alive while `self` is used.
+            Memo::Miss => Some((unsafe { self.inner.as_ref() }.part_slow)(self)),
             Memo::Off => None,
         }
     }

@@ -29,10 +29,11 @@
 //! as far as `PartialEq` can tell; and every reset, clean or not, leaves
 //! each `Clone` field equal to the constructor's value.
 
-use std::any::Any;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
 
-use crate::padded::Boxed;
+use crate::padded::{Boxed, Dispose, Erased, dispose, drop_boxed};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -41,19 +42,25 @@ const UNKNOWN: u8 = 0;
 const CLEAN: u8 = 1;
 const RESTORE: u8 = 2;
 
-/// Copies the constructor's values back into an object: the slow half of a
-/// derived reset, set up once per type.
-pub type Restorer<T> = Box<dyn Fn(&mut T) + Send + Sync>;
-
 /// How a derived struct's reset reaches its constructor's values: one
 /// `static` per derived struct (see the module docs).
+///
+/// Generic over the struct almost only in name: what it holds and does is
+/// the same for every struct (a `RawTemplate`, holding a `RawRestorer`),
+/// compiled once in pool-core; what is the struct's own is the derive's
+/// per-field functions (`clear`, `restore`, `plan`), which it is handed,
+/// and the one call of `plan`.
 pub struct Template<T: 'static> {
-    state: AtomicU8,
-    /// The `Restorer<T>`, behind `Any` so that the `OnceLock`'s code is
-    /// compiled once, not once per derived struct (`crate::padded` says
-    /// why that matters).
-    restore: OnceLock<Box<dyn Any + Send + Sync>>,
+    raw: RawTemplate,
     _type: PhantomData<fn(&mut T)>,
+}
+
+/// A [`Template`] without its type.
+struct RawTemplate {
+    state: AtomicU8,
+    /// Set, once, when the plan finds a field that differs: the
+    /// `Restorer<T>` of the template's `T`, without its type.
+    restore: OnceLock<RawRestorer>,
 }
 
 impl<T: 'static> Template<T> {
@@ -61,8 +68,10 @@ impl<T: 'static> Template<T> {
     #[must_use]
     pub const fn new() -> Self {
         Template {
-            state: AtomicU8::new(UNKNOWN),
-            restore: OnceLock::new(),
+            raw: RawTemplate {
+                state: AtomicU8::new(UNKNOWN),
+                restore: OnceLock::new(),
+            },
             _type: PhantomData,
         }
     }
@@ -78,7 +87,7 @@ impl<T: 'static> Template<T> {
     #[inline(always)]
     pub fn is_clean(&self) -> bool {
         // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
-        self.state.load(Ordering::Relaxed) == CLEAN
+        self.raw.state.load(Ordering::Relaxed) == CLEAN
     }
 
     /// Resets `value` when [`Template::is_clean`] says the plain reset may
@@ -93,42 +102,56 @@ impl<T: 'static> Template<T> {
         clear: fn(&mut T),
         plan: fn() -> Option<Restorer<T>>,
     ) {
-        if self.state.load(Ordering::Acquire) == UNKNOWN {
-            match plan() {
-                None => {
-                    self.state.store(CLEAN, Ordering::Relaxed);
-                    clear(value);
-                    return;
-                }
-                Some(restorer) => {
-                    // Another thread may have planned too; both plans are
-                    // the same, the first one stays.
-                    let _ = self.restore.set(Box::new(restorer));
-                    self.state.store(RESTORE, Ordering::Release);
-                }
-            }
+        let restorer = if self.raw.state.load(Ordering::Acquire) == UNKNOWN {
+            self.plan(plan)
+        } else {
+            // `RESTORE` is stored (with `Release`) only after `restore` is
+            // set; under `CLEAN` it is never set.
+            self.raw.restore.get()
+        };
+        match restorer {
+            // SAFETY: the only restorer this template holds is a
+            // `Restorer<T>` for this `T` (`Template::plan`), which restores
+            // `T`s; `value` is one, borrowed exclusively for the call.
+            Some(restorer) => unsafe { restorer.restore(NonNull::from(value).cast()) },
+            // Clean, or found clean by another thread since `is_clean`.
+            None => clear(value),
         }
-        match self.restore.get() {
-            Some(restore) => {
-                let restore: &(dyn Any + Send + Sync) = &**restore;
-                debug_assert!(restore.is::<Restorer<T>>());
-                // SAFETY: the only value ever set is a `Restorer<T>`
-                // (above), so the `dyn Any` points to one; the cast drops
-                // the vtable and keeps the data pointer. Not
-                // `downcast_ref`: its type check cost the restore 14
-                // instructions in `scripts/callgrind.sh`.
-                let restore = unsafe { &*std::ptr::from_ref(restore).cast::<Restorer<T>>() };
-                restore(value);
+    }
+
+    /// Runs `plan` and keeps its restorer, if any: the first reset's slow
+    /// path. The one part of the template compiled per struct, and small.
+    #[cold]
+    #[inline(never)]
+    fn plan(&'static self, plan: fn() -> Option<Restorer<T>>) -> Option<&'static RawRestorer> {
+        self.raw.planned(plan().map(|restorer| restorer.raw))
+    }
+}
+
+impl RawTemplate {
+    /// Records what the plan found: clean (`None`), or the restorer, which
+    /// is returned.
+    #[inline(never)]
+    fn planned(&'static self, restorer: Option<RawRestorer>) -> Option<&'static RawRestorer> {
+        match restorer {
+            None => {
+                self.state.store(CLEAN, Ordering::Relaxed);
+                None
             }
-            // `RESTORE` is stored only after `restore` is set.
-            None => unreachable!("a template in state RESTORE has its restorer"),
+            Some(restorer) => {
+                // Another thread may have planned too; both plans are the
+                // same, the first one stays.
+                let _ = self.restore.set(restorer);
+                self.state.store(RESTORE, Ordering::Release);
+                self.restore.get()
+            }
         }
     }
 }
 
 impl<T: 'static> std::fmt::Debug for Template<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match self.state.load(Ordering::Relaxed) {
+        let state = match self.raw.state.load(Ordering::Relaxed) {
             UNKNOWN => "unknown",
             CLEAN => "clean",
             _ => "restore",
@@ -149,11 +172,27 @@ impl<T: 'static> Default for Template<T> {
 /// as the pool's create path, for threads with small stacks).
 #[inline(never)]
 pub fn boxed<T>(create: fn() -> T) -> Made<T> {
-    Made(crate::padded::boxed_with(create))
+    Made(ManuallyDrop::new(crate::padded::boxed_with(create)))
 }
 
 /// An object [`boxed`] made.
-pub struct Made<T>(Boxed<T>);
+pub struct Made<T>(ManuallyDrop<Boxed<T>>);
+
+impl<T> Made<T> {
+    /// The box, which the caller now drops.
+    fn into_boxed(self) -> Boxed<T> {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never dropped, so the box is taken once, here.
+        unsafe { ManuallyDrop::take(&mut this.0) }
+    }
+}
+
+impl<T> Drop for Made<T> {
+    fn drop(&mut self) {
+        // SAFETY: `drop` runs once and nothing uses the field after it.
+        drop_boxed(unsafe { ManuallyDrop::take(&mut self.0) });
+    }
+}
 
 impl<T> std::fmt::Debug for Made<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -276,6 +315,9 @@ impl<F: ?Sized> KindTrusted for Probe<F> {}
 impl CloneEq {
     /// Records whether `template` (the constructor's value) and `cleared`
     /// (a reset one) differ.
+    // Once per field type, not inlined into each struct's plan: a plan
+    // runs once per struct.
+    #[inline(never)]
     pub fn probe<F: Clone + PartialEq>(self, plan: &mut Plan, template: &F, cleared: &F) {
         plan.differs.push(template != cleared);
     }
@@ -290,6 +332,9 @@ impl CloneEq {
 impl CloneOnly {
     /// Records that the field differs: without `PartialEq` it cannot be
     /// told apart from its reset value, so it is always copied back.
+    // Once per field type, not inlined into each struct's plan: a plan
+    // runs once per struct.
+    #[inline(never)]
     pub fn probe<F: Clone>(self, plan: &mut Plan, _template: &F, _cleared: &F) {
         plan.differs.push(true);
     }
@@ -304,6 +349,9 @@ impl CloneOnly {
 impl Trusted {
     /// Records that the field's reset is trusted: [`Trusted::copy`] is
     /// never called.
+    // Once per field type, not inlined into each struct's plan: a plan
+    // runs once per struct.
+    #[inline(never)]
     pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F, _cleared: &F) {
         plan.differs.push(false);
     }
@@ -338,6 +386,137 @@ impl<T> Default for Share<T> {
     }
 }
 
+/// Copies the constructor's values back into an object of `T`: the slow
+/// half of a derived reset, set up once per type by the derive's plan
+/// ([`ShareTemplate::restorer`] or [`FreshTemplate::restorer`], the only
+/// ways to make one).
+///
+/// Typed, so that a template can only be handed a restorer of its own `T`,
+/// but holding only a `RawRestorer`: the object, the template and the
+/// derive's per-field `restore` are reached through erased pointers, so
+/// that neither the restorer's code nor the template's `OnceLock` is
+/// compiled once per derived struct (as a `Box<dyn Fn(&mut T)>` behind
+/// `Any`, some 300 LLVM IR lines and a third of the machine code of every
+/// derived struct).
+pub struct Restorer<T> {
+    raw: RawRestorer,
+    _type: PhantomData<fn(&mut T)>,
+}
+
+impl<T> std::fmt::Debug for Restorer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Restorer")
+            .field("plan", &self.raw.plan)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A [`Restorer`] without its type. Invariant: it was made as a
+/// `Restorer<T>`, and every pointer it holds (the template) or is handed
+/// (the object to restore) is to a `T` of that struct, whose `restore` it
+/// holds.
+struct RawRestorer {
+    plan: Plan,
+    /// The derive's `restore` for the struct, erased ([`erase_restore`]).
+    restore: RestoreFn,
+    source: Source,
+}
+
+/// The derive's `fn(&mut T, &T, &mut Cursor)`, with the two objects as
+/// erased pointers.
+type RestoreFn = unsafe fn(NonNull<u8>, NonNull<u8>, &mut Cursor<'_>);
+
+/// Where a restorer copies from.
+enum Source {
+    /// The template, one object shared by every thread (a `Sync` struct):
+    /// a `Boxed<T>`, erased, dropped with `dispose` when the restorer is.
+    Shared {
+        template: Erased,
+        dispose: Dispose<Erased>,
+    },
+    /// A struct that is not `Sync`: a fresh template for each restore,
+    /// made, used with the `restore` it is handed and dropped by this.
+    Fresh(Box<FreshFn>),
+}
+
+/// A [`Source::Fresh`]: makes a template, restores the object (the first
+/// pointer) from it with the `restore` it is handed, and drops it.
+type FreshFn = dyn Fn(NonNull<u8>, RestoreFn, &mut Cursor<'_>) + Send + Sync;
+
+// SAFETY: a shared template is a `T: Send + Sync` (`ShareTemplate`'s
+// bound), only read by restores on any thread, and dropped once, by the
+// restorer's owner; the rest is plain data, fn pointers and a `Send + Sync`
+// closure.
+unsafe impl Send for RawRestorer {}
+// SAFETY: as above: `&RawRestorer` only reads the template.
+unsafe impl Sync for RawRestorer {}
+
+impl RawRestorer {
+    /// A restorer from a shared `template`, or `None` (and the template
+    /// dropped) if `plan` finds no field that differs.
+    #[inline(never)]
+    fn shared(
+        template: Erased,
+        dispose: Dispose<Erased>,
+        plan: Plan,
+        restore: RestoreFn,
+    ) -> Option<RawRestorer> {
+        if !plan.any() {
+            // SAFETY: `dispose` is the template's (the caller's promise,
+            // `ShareTemplate::restorer`).
+            unsafe { dispose(template) };
+            return None;
+        }
+        Some(RawRestorer {
+            plan,
+            restore,
+            source: Source::Shared { template, dispose },
+        })
+    }
+
+    /// Restores `value` from the template.
+    ///
+    /// # Safety
+    ///
+    /// `value` points to a live, exclusively borrowed `T` of the struct
+    /// whose plan made this restorer.
+    #[inline]
+    unsafe fn restore(&self, value: NonNull<u8>) {
+        let mut cursor = self.plan.cursor();
+        match &self.source {
+            // SAFETY: `restore` is the struct's, `value` one of its objects
+            // (the caller's promise), `template` another, alive as long as
+            // `self`; the restore only reads it.
+            Source::Shared { template, .. } => unsafe {
+                (self.restore)(value, template.as_ptr(), &mut cursor);
+            },
+            Source::Fresh(fresh) => fresh(value, self.restore, &mut cursor),
+        }
+    }
+}
+
+impl Drop for RawRestorer {
+    fn drop(&mut self) {
+        if let Source::Shared { template, dispose } = &self.source {
+            // SAFETY: the template is the restorer's, dropped once, here;
+            // `Erased` has no destructor of its own, so the copy read out
+            // is the only one that is used. `dispose` is its type's.
+            unsafe { dispose(std::ptr::read(template)) };
+        }
+    }
+}
+
+/// The derive's `restore` of a struct, with its objects erased.
+fn erase_restore<T>(restore: fn(&mut T, &T, &mut Cursor<'_>)) -> RestoreFn {
+    // SAFETY: `&mut T` and `&T` (`T: Sized`) are ABI-compatible with
+    // `NonNull<u8>` (the function pointer ABI rules of the `fn` primitive's
+    // docs: pointers whose pointee types have the same metadata, here
+    // none), and the rest of the signature is unchanged, so calling the
+    // result is calling `restore`; `RawRestorer` calls it only with pointers
+    // to `T`s, valid as the references it takes (its invariant).
+    unsafe { std::mem::transmute::<fn(&mut T, &T, &mut Cursor<'_>), RestoreFn>(restore) }
+}
+
 /// A `Sync` struct keeps one template, shared by every thread.
 pub trait ShareTemplate<T> {
     /// A restorer that copies from `template`, or `None` if `plan` finds
@@ -359,12 +538,17 @@ impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
         restore: fn(&mut T, &T, &mut Cursor<'_>),
         _create: fn() -> T,
     ) -> Option<Restorer<T>> {
-        if !plan.any() {
-            return None;
-        }
-        Some(Box::new(move |value: &mut T| {
-            restore(value, &template, &mut plan.cursor());
-        }))
+        // The objects' type is `T`, and `dispose::<T>` is what drops them.
+        let raw = RawRestorer::shared(
+            Erased::new(template.into_boxed()),
+            dispose::<T>,
+            plan,
+            erase_restore(restore),
+        )?;
+        Some(Restorer {
+            raw,
+            _type: PhantomData,
+        })
     }
 }
 
@@ -394,8 +578,20 @@ impl<T: 'static> FreshTemplate<T> for Share<T> {
             return None;
         }
         drop(template);
-        Some(Box::new(move |value: &mut T| {
-            restore(value, &boxed(create), &mut plan.cursor());
-        }))
+        let fresh = move |value: NonNull<u8>, restore: RestoreFn, cursor: &mut Cursor<'_>| {
+            let template = boxed(create);
+            // SAFETY: `restore` is the struct's (`erase_restore` below),
+            // `value` one of its objects (`RawRestorer::restore`'s promise),
+            // and the template a live `T`, only read.
+            unsafe { restore(value, NonNull::from(&*template).cast(), cursor) };
+        };
+        Some(Restorer {
+            raw: RawRestorer {
+                plan,
+                restore: erase_restore(restore),
+                source: Source::Fresh(Box::new(fresh)),
+            },
+            _type: PhantomData,
+        })
     }
 }

@@ -29,6 +29,7 @@
 //!                 // ...
 //!             }
 //!             // Once: compares the constructor's output with a reset object.
+//!             #[cold]
 //!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
 //!             #[cold]
 //!             fn __pool_restore_all(__this: &mut Request) {
@@ -295,6 +296,8 @@ fn reset_body(
             use #krate::__private::{KindCloneEq as _, KindCloneOnly as _, KindTrusted as _};
             #(#restore)*
         }
+        // Runs once per struct: compiled for size.
+        #[cold]
         fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
         #plan_where
         {
