@@ -90,8 +90,12 @@ pub fn handoff<G: Send>(
         assert!(link.empty.push(Vec::with_capacity(BATCH)).is_ok());
     }
     let (acquire, release, link) = (&acquire, &release, &link);
+    let cpus = two_cpus();
     std::thread::scope(|scope| {
         let producer = scope.spawn(move || {
+            if let Some([cpu, _]) = cpus {
+                pin_to(cpu);
+            }
             // Tells the consumer if this thread panics, so that it stops
             // waiting for batches.
             let _gone = HangUp(link);
@@ -114,6 +118,9 @@ pub fn handoff<G: Send>(
             start
         });
         let consumer = scope.spawn(move || {
+            if let Some([_, cpu]) = cpus {
+                pin_to(cpu);
+            }
             let _gone = HangUp(link);
             let drain = |n: u64, checkpoint: u64| {
                 let mut released = 0;
@@ -242,6 +249,55 @@ pub fn pause(attempt: u32) {
     }
 }
 
+/// Two CPUs this process may run on, for the producer and the consumer:
+/// `None` where there are fewer, or off Linux.
+///
+/// Why pin: a handoff's two threads are new, and Linux often starts both
+/// on one CPU and moves one away only milliseconds later, a good part of a
+/// round. Until then the two time-share a core, each empty or full ring
+/// costs a yield and a context switch, and the round measures the
+/// scheduler: in unpinned runs the harness row (integers, no pool) was
+/// 1.5–6 ns per object in some rounds and 35–42 in others of the same run
+/// (2026-12-01), and every variant moved between two levels with it. Each
+/// thread on a CPU of its own, the rounds measure two threads on two cores,
+/// which is the workload.
+pub fn two_cpus() -> Option<[usize; 2]> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `cpu_set_t` is plain data, valid zeroed; the call
+        // writes at most `size_of::<cpu_set_t>()` bytes into it.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        // SAFETY: as above; pid 0 is this thread.
+        if unsafe { libc::sched_getaffinity(0, size_of::<libc::cpu_set_t>(), &mut set) } != 0 {
+            return None;
+        }
+        let mut allowed = (0..libc::CPU_SETSIZE as usize)
+            // SAFETY: `cpu` is below `CPU_SETSIZE`, inside the set.
+            .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) });
+        Some([allowed.next()?, allowed.next()?])
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// Pins the calling thread to `cpu`; a failure leaves it where it was
+/// (the rounds then measure what the scheduler does, as before).
+fn pin_to(cpu: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `cpu_set_t` is plain data, valid zeroed.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `cpu` came from `two_cpus`, below `CPU_SETSIZE`; the
+        // set is `size_of::<cpu_set_t>()` bytes, as the call is told.
+        unsafe {
+            libc::CPU_SET(cpu, &mut set);
+            libc::sched_setaffinity(0, size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cpu;
+}
+
 /// Time per object of each round, in the order run.
 #[derive(Clone, Debug, Default)]
 pub struct Rounds {
@@ -276,6 +332,23 @@ impl Rounds {
     /// 1.5x of the median" holds when this is at most 1.5.
     pub fn spread(&self) -> f64 {
         self.max() / self.median()
+    }
+
+    /// Round by round, this variant's time over the fastest of `others`
+    /// in the same round, for rounds run interleaved ([`RoundsRun::run`]):
+    /// each ratio compares variants in the same state of the machine,
+    /// which on a shared VM changes from one round to the next by more
+    /// than the variants differ. Empty unless every one of `others` has as
+    /// many rounds as this.
+    pub fn per_round_over(&self, others: &[&Rounds]) -> Vec<f64> {
+        if others.is_empty() || others.iter().any(|o| o.ns.len() != self.ns.len()) {
+            return Vec::new();
+        }
+        self.ns
+            .iter()
+            .enumerate()
+            .map(|(i, ns)| ns / others.iter().map(|o| o.ns[i]).fold(f64::INFINITY, f64::min))
+            .collect()
     }
 }
 
@@ -406,6 +479,23 @@ mod tests {
         );
         assert_eq!(released.load(Ordering::Relaxed), 1100);
         assert_eq!(run.live_at_checkpoint, 7);
+    }
+
+    #[test]
+    fn per_round_ratios_take_the_fastest_other_of_each_round() {
+        let pool = Rounds {
+            ns: vec![30.0, 100.0, 40.0],
+        };
+        let a = Rounds {
+            ns: vec![40.0, 80.0, 50.0],
+        };
+        let b = Rounds {
+            ns: vec![60.0, 125.0, 20.0],
+        };
+        assert_eq!(pool.per_round_over(&[&a, &b]), [0.75, 1.25, 2.0]);
+        let short = Rounds { ns: vec![1.0] };
+        assert!(pool.per_round_over(&[&a, &short]).is_empty());
+        assert!(pool.per_round_over(&[]).is_empty());
     }
 
     #[test]

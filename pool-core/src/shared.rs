@@ -118,10 +118,21 @@ impl<T> Shared<T> {
     /// hint, as [`looks_empty`](Self::looks_empty) is: acting on a stale one
     /// buries a fresh object where a victim could have gone, never more
     /// objects than the bound.
+    ///
+    /// A count published in an older epoch is of objects the next lock
+    /// ages into victims, so in epoch `now` that primary tier is empty:
+    /// full only if the store has no room at all (`capacity` 0). Reading it
+    /// as "not full" instead made a store of capacity 0 that had not been
+    /// locked since the epoch last advanced take the lock for a release
+    /// past the bound.
     #[inline]
     pub(crate) fn looks_full(&self, capacity: usize, now: u64) -> bool {
-        self.primary.load(Ordering::Relaxed) >= capacity
-            && self.primary_epoch.load(Ordering::Relaxed) == now
+        let primary = if self.primary_epoch.load(Ordering::Relaxed) == now {
+            self.primary.load(Ordering::Relaxed)
+        } else {
+            0
+        };
+        primary >= capacity
     }
 
     /// Locks the store after bringing its tiers up to epoch `now`.

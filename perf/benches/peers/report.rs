@@ -5,7 +5,7 @@ use pool_perf::round_trip::{VARIANTS, is_peer_crate};
 
 use crate::counting::Row;
 use crate::handoff::{CROSS_NOT_APPLICABLE, HARNESS};
-use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2, ROUNDS};
+use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2, ROUNDS, Rounds};
 use pool_perf::results::load_rounds;
 
 pub(crate) fn counted<'r>(rows: &'r [Row], group: &str, name: &str) -> Option<&'r Row> {
@@ -126,6 +126,38 @@ pub(crate) fn report(rows: &[Row]) {
             println!(
                 "pool / best peer ({peer_name}) = {:.2}x (target: at most 0.90x)",
                 p / peer
+            );
+        }
+        // The same comparison round by round, against the peers whose
+        // rounds were run with pool-core's (saved within a minute of them:
+        // one interleaved run), so that each ratio is taken in one state
+        // of the machine.
+        let pool_rounds = load_rounds(&cross, "pool");
+        let same_run = |name: &str| {
+            let (r, at) = load_rounds(&cross, name)?;
+            let (_, pool_at) = pool_rounds.as_ref()?;
+            let apart = match at.duration_since(*pool_at) {
+                Ok(d) => d,
+                Err(e) => e.duration(),
+            };
+            (apart < std::time::Duration::from_secs(60)).then_some(r)
+        };
+        let peers: Vec<_> = VARIANTS
+            .iter()
+            .filter(|n| is_peer_crate(n))
+            .filter_map(|n| same_run(n))
+            .collect();
+        let per_round = pool_rounds
+            .as_ref()
+            .map(|(pool, _)| pool.per_round_over(&peers.iter().collect::<Vec<_>>()))
+            .unwrap_or_default();
+        if !per_round.is_empty() {
+            let each: Vec<String> = per_round.iter().map(|r| format!("{r:.2}")).collect();
+            println!(
+                "pool / best peer of each round ({} peers) = median {:.2}x, rounds [{}]",
+                peers.len(),
+                Rounds { ns: per_round }.median(),
+                each.join(" ")
             );
         }
     }

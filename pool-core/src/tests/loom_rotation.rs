@@ -39,10 +39,11 @@ fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
 ///
 /// For the three-thread models: every acquire and release there takes the
 /// store's lock, reads its empty-store hint and the epoch, and at the
-/// script's default bound of 4 each explores for well over five minutes
-/// (at 3, about one). Capped at 2 they take about half a minute together,
-/// which keeps `scripts/loom.sh` near one minute; the two-thread models
-/// keep the full bound.
+/// script's default bound of 4 each explores for well over five minutes.
+/// Capped at 2, the refilling model below takes 180 s (release build,
+/// 2026-12-01; it took half a minute before the lock-free ends of the
+/// slow paths added their loads); the two-thread models keep the full
+/// bound.
 fn model_with_preemptions_at_most<F>(cap: usize, model: F)
 where
     F: Fn() + Sync + Send + 'static,
@@ -105,8 +106,51 @@ fn rotation_racing_with_two_threads_spilling_and_refilling_loses_nothing() {
     // entry to the slow paths, which took this model at two from 81 s to
     // over 25 minutes (release build, 2026-12-01); at one it takes 4 s,
     // and still fails when the lock-free drop goes uncounted. The
-    // lock-free drop has a model of its own at four (`loom_shared`).
+    // lock-free drop has models of its own at four: racing an acquire
+    // (`loom_shared`) and racing a rotation (below).
     model_with_preemptions_at_most(1, || two_threads_with_a_rotation(3));
+}
+
+/// The store's primary tier is full (two objects, its capacity); a thread
+/// with a two-object cache releases three more objects, made elsewhere,
+/// while another thread rotates.
+fn a_full_store_and_a_thread_releasing_past_its_cache_with_a_rotation() {
+    let capacity = 2;
+    let pool = pool(capacity, 2);
+    let (stored, released): (Vec<_>, Vec<_>) = {
+        let cache = new_cache(pool);
+        let mut made: Vec<_> = (0..5).map(|_| acquire(pool, &cache)).collect();
+        let released = made.split_off(2);
+        (made, released)
+    };
+    for obj in stored {
+        release_uncached(pool, obj);
+    }
+    let worker = thread::spawn(move || {
+        let cache = new_cache(pool);
+        for obj in released {
+            release(pool, &cache, obj);
+        }
+    });
+    rotate();
+    worker.join().unwrap();
+    assert_nothing_lost_or_leaked(pool, capacity);
+    assert_eq!(pool.stats().returned, 5);
+    rotate();
+    rotate();
+    assert_eq!(live(), 0, "two rotations with no use expire everything");
+    assert_eq!(pool.stats().idle, 0);
+}
+
+#[test]
+fn rotation_racing_with_a_release_past_a_full_cache_and_store_loses_nothing() {
+    // The first two releases fill the worker's cache. The third finds it
+    // full: with the store's primary tier full in the current epoch it
+    // destroys its object without the lock; once the rotation has aged
+    // the store, it spills into the victims' room instead. Two threads, so
+    // this keeps the full bound, where the three-thread spilling model
+    // above is held at one preemption.
+    loom::model(a_full_store_and_a_thread_releasing_past_its_cache_with_a_rotation);
 }
 
 #[test]
