@@ -16,16 +16,15 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::reset::Reset;
 
-pub use crate::local::LocalCache;
-pub use crate::state::PoolState;
-pub use crate::template::{
+pub use crate::pool::guard::{Home, Released};
+pub use crate::pool::state::{LocalCache, PoolState};
+pub use crate::pool::template::{
     CloneEq, CloneOnly, Cursor, FreshTemplate, KindCloneEq, KindCloneOnly, KindTrusted, Made, Plan,
     Probe, Restorer, Share, ShareTemplate, Template, Trusted, boxed,
 };
 
 use crate::Pool;
-use crate::config::PoolConfig;
-use crate::padded::Boxed;
+use crate::pool::config::PoolConfig;
 use crate::sync::LocalKey;
 
 /// Names the item type of a `Pool<T>`, so that [`pool!`](crate::pool!) can
@@ -39,40 +38,35 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
     type Item = T;
 }
 
-/// Builds the pool [`pool!`](crate::pool!) declares, from its recipe,
-/// its thread-local cache and its state.
-pub const fn finish<T: Reset + Send + 'static>(
+/// Builds the pool `pool!` declares, from its recipe, its statics and its
+/// release.
+///
+/// # Safety
+///
+/// The returned pool must be the initializer of a `static`: its guards
+/// point to it and hold nothing (`crate::pool::declare`'s invariant).
+pub const unsafe fn finish<T: Reset + Send + 'static>(
     config: PoolConfig<T>,
     (local, state): (&'static LocalKey<LocalCache<T>>, &'static PoolState<T>),
-    release: fn(std::ptr::NonNull<Pool<T>>, Released<T>),
+    release: fn(std::ptr::NonNull<Home<T>>, Released<T>),
 ) -> Pool<T> {
-    Pool::from_parts(config, Some(local), state, release)
+    // SAFETY: the caller's promise.
+    unsafe { Pool::from_parts(config, local, state, release) }
 }
 
 /// The pool of one instantiation of a generic derived struct: what the
-/// derive's `pool()` returns for `Frame<T>` (see `crate::runtime`).
+/// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`).
 #[inline]
 pub fn generic_pool<T: Reset + Send + 'static>(
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
-    crate::runtime::generic_pool(config)
+    crate::pool::runtime::generic_pool(config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are
 /// `#![no_std]` and link std through a dependency (`::std` does not resolve
 /// there).
 pub use std::thread_local;
-
-/// An object on its way back to its pool: what the guard hands to the
-/// pool's `release` function. Opaque outside the crate, so generated code
-/// can pass it along but never make one.
-pub struct Released<T>(pub(crate) Boxed<T>);
-
-impl<T> std::fmt::Debug for Released<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Released")
-    }
-}
 
 /// The body of the `release` function [`pool!`](crate::pool!) generates for
 /// each pool: `|_, value| release(&POOL, value)`.

@@ -12,7 +12,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::io;
 
-use crate::guard::Pooled;
+use crate::pool::guard::Pooled;
 use crate::reset::Reset;
 
 /// Writes to the object: `write!` and `serde_json::to_writer` into a pooled

@@ -520,43 +520,34 @@
 // to resolve to; they are checked in the default build.
 #![cfg_attr(not(feature = "derive"), allow(rustdoc::broken_intra_doc_links))]
 
-mod auto;
-mod config;
-mod epoch;
+// The layers, bottom up; a module imports only from its own layer or
+// those below it (`scripts/layers.sh` checks it, docs/DESIGN.md draws it).
+mod engine;
 mod forward;
-mod guard;
-mod local;
 #[cfg(feature = "metrics")]
 #[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
 pub mod metrics;
-mod padded;
 mod pool;
 mod poolable;
 mod reset;
 mod rotator;
-mod runtime;
 #[cfg(feature = "serde")]
 mod serde;
-mod shared;
-mod slot;
-mod state;
-mod stats;
 mod sync;
-mod template;
 
 #[cfg(test)]
 mod tests;
 
-pub use auto::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
-pub use config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
-pub use epoch::{PoolInfo, pools, rotate};
-pub use guard::Pooled;
+pub use engine::auto::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
+pub use engine::registry::{PoolInfo, pools, rotate};
+pub use engine::stats::Stats;
 pub use pool::Pool;
+pub use pool::config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
+pub use pool::guard::Pooled;
+pub use pool::runtime::{PoolBuilder, PoolHandle};
 pub use poolable::Poolable;
 pub use reset::Reset;
 pub use rotator::Rotator;
-pub use runtime::{PoolBuilder, PoolHandle};
-pub use stats::Stats;
 
 // The derive's reference, every example a doctest. rustdoc renders a
 // re-export's docs followed by the original item's, so the page ends with

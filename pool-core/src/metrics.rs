@@ -40,7 +40,7 @@
 //! [`Pool::stats`]: crate::Pool::stats
 
 use crate::Stats;
-use crate::epoch::pools;
+use crate::engine::registry::pools;
 
 /// Label naming the pool on every series: the [`PoolInfo::name`](crate::PoolInfo::name).
 const POOL: &str = "pool";

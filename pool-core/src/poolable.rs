@@ -4,7 +4,7 @@
 //! a name for the pool, not a second way to reach it.
 
 use crate::Pool;
-use crate::guard::Pooled;
+use crate::pool::guard::Pooled;
 use crate::reset::Reset;
 
 /// A type with its own static pool, so that `T::acquire()` hands out a

@@ -36,7 +36,7 @@ use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use serde::de::DeserializeSeed;
 
-use crate::guard::Pooled;
+use crate::pool::guard::Pooled;
 use crate::poolable::Poolable;
 use crate::reset::Reset;
 use crate::{Pool, PoolHandle};

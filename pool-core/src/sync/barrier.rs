@@ -1,5 +1,5 @@
 //! A process-wide memory barrier: the rare side of the asymmetric barrier
-//! that lets a rotation age an idle thread's cache (`crate::slot`).
+//! that lets a rotation age an idle thread's cache (`crate::engine::slot`).
 //!
 //! Invariant: [`process_wide`] returns `true` only after every thread of
 //! the process has run a full memory barrier since the call began; where

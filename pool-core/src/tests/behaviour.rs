@@ -714,8 +714,8 @@ mod owner_turn_over {
 
     /// Two epochs pass by without a rotation reaching the cache.
     fn epochs_pass_unseen() {
-        crate::epoch::epoch().advance();
-        crate::epoch::epoch().advance();
+        crate::engine::slot::epoch().advance();
+        crate::engine::slot::epoch().advance();
     }
 
     /// Thread A's cache holds an armed object; two epochs pass unseen; B

@@ -10,8 +10,7 @@ use std::ptr::NonNull;
 use loom::thread;
 
 use super::loom_support::{Obj, assert_nothing_lost_or_leaked, create, live};
-use crate::__private::{PoolState, Released, finish, release};
-use crate::local::LocalCache;
+use crate::__private::{Home, LocalCache, PoolState, Released, finish, release};
 use crate::{Pool, Pooled, rotate};
 
 const CAPACITY: usize = 2;
@@ -25,7 +24,9 @@ loom::lazy_static! {
     static ref GUARDED: &'static Pool<Obj> = {
         let config = Pool::new(create).capacity(CAPACITY).thread_capacity(1);
         let state = Box::leak(Box::new(PoolState::new("model")));
-        Box::leak(Box::new(finish(config, (&CACHE, state), release_guarded)))
+        // SAFETY: leaked, so it lives for ever, as the static `pool!`
+        // declares does.
+        Box::leak(Box::new(unsafe { finish(config, (&CACHE, state), release_guarded) }))
     };
 }
 
@@ -34,7 +35,7 @@ fn guarded() -> &'static Pool<Obj> {
 }
 
 /// What `pool!` generates: `|_, value| release(&POOL, value)`.
-fn release_guarded(_: NonNull<Pool<Obj>>, value: Released<Obj>) {
+fn release_guarded(_: NonNull<Home<Obj>>, value: Released<Obj>) {
     release(guarded(), value);
 }
 
@@ -54,7 +55,7 @@ fn acquire() -> Pooled<Obj> {
 
 /// Ends a model thread: what its exit does to its cache.
 fn exit() {
-    CACHE.with(LocalCache::retire);
+    CACHE.with(|cache| cache.raw().retire());
 }
 
 #[test]

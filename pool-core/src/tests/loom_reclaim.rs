@@ -1,5 +1,5 @@
 //! Models of a rotation reaching a thread's cache (the handshake in
-//! `crate::slot`), with the process-wide barrier modelled by `SeqCst`
+//! `crate::engine::slot`), with the process-wide barrier modelled by `SeqCst`
 //! fences on both sides (`sync::light_barrier`, `sync::heavy_barrier`).
 //!
 //! Checked on every interleaving: no object is handed to two owners or

@@ -15,8 +15,8 @@ use super::loom_support::{
     Obj, acquire, assert_nothing_lost_or_leaked, is_dead, live, new_cache, pool, release,
 };
 use crate::Pool;
-use crate::padded::Boxed;
-use crate::{epoch, rotate};
+use crate::engine::erased::Boxed;
+use crate::rotate;
 
 /// Rotates twice if `idle` is already set; returns whether it did.
 fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
@@ -32,7 +32,7 @@ fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
 /// cache is gone does.
 fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
     pool.reset(&mut obj);
-    pool.give(None, obj, epoch::epoch().now());
+    pool.give(None, obj, crate::engine::slot::epoch().now());
 }
 
 /// Runs `model` with loom's preemption bound at most `cap`.

@@ -9,10 +9,10 @@
 // 1.5 to 2). Loom runs one model thread at a time, so the counts are exact.
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use crate::__private::PoolState;
-use crate::local::LocalCache;
-use crate::padded::Boxed;
-use crate::{Pool, Reset, epoch};
+use crate::__private::{LocalCache, PoolState, finish};
+use crate::engine::erased::Boxed;
+use crate::engine::slot::epoch;
+use crate::{Pool, Reset};
 
 loom::lazy_static! {
     /// Objects made so far; each object's id is its creation index.
@@ -60,6 +60,11 @@ pub(super) fn create() -> Obj {
     }
 }
 
+loom::thread_local! {
+    /// The key of the models' pools, which pass each thread's cache by hand.
+    static NO_CACHE: LocalCache<Obj> = unreachable!("the models pass each thread's cache by hand");
+}
+
 /// A pool for one execution of a model. Leaked: the pool API wants
 /// `&'static`, and a model execution is short.
 pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj> {
@@ -68,8 +73,12 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
         .thread_capacity(thread_capacity);
     let state = Box::leak(Box::new(PoolState::new("model")));
     // These models pass each thread's cache explicitly (`cache` below), so
-    // the pool has no thread-local key, and no guard ever calls `release`.
-    Box::leak(Box::new(Pool::from_parts(config, None, state, |_, _| {})))
+    // the pool's thread-local key is never used, and no guard ever calls
+    // `release`.
+    // SAFETY: leaked, so it lives for ever, as a `pool!` static does.
+    Box::leak(Box::new(unsafe {
+        finish(config, (&NO_CACHE, state), |_, _| {})
+    }))
 }
 
 /// A thread's cache for `pool`, as its `thread_local!` initializer makes it.
@@ -80,7 +89,7 @@ pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
 /// Acquires on the thread that owns `cache`, checking the object is clean
 /// (reset, and not held by anyone else), then marks it held.
 pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxed<Obj> {
-    let mut obj = pool.take(Some(cache), epoch::epoch().now());
+    let mut obj = pool.take(Some(cache), epoch().now());
     assert!(
         !obj.dirty,
         "object {} was handed out without being reset",
@@ -94,7 +103,7 @@ pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxe
 pub(super) fn release(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>, mut obj: Boxed<Obj>) {
     assert!(obj.dirty, "object {} was released twice", obj.id);
     pool.reset(&mut obj);
-    pool.give(Some(cache), obj, epoch::epoch().now());
+    pool.give(Some(cache), obj, epoch().now());
 }
 
 /// Objects alive now.

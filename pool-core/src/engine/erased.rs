@@ -8,7 +8,7 @@
 //!    cache line where blocks start at 16-byte boundaries (checked by this
 //!    module's test).
 //! 2. An [`Erased`] is a `Boxed<T>` of the `T` of the pool (or of the
-//!    derived struct's template, `crate::template::Restorer`) that holds
+//!    derived struct's template, `crate::pool::template::Restorer`) that holds
 //!    it: made only by [`Erased::new`] from a `Boxed<T>`, and turned back
 //!    (or dropped, by the pool's or the restorer's [`Dispose`],
 //!    [`dispose::<T>`]) only with that `T`. Everything that moves objects
@@ -161,7 +161,7 @@ pub(crate) unsafe fn dispose<T>(object: Erased) {
 
 /// Drops a pooled object and frees its box: the one copy of `T`'s drop
 /// that the pool's [`dispose::<T>`], the template's objects
-/// (`crate::template::Made`) and a refused object (`Pool::reject`) share,
+/// (`crate::pool::template::Made`) and a refused object (`Pool::reject`) share,
 /// rather than each inlining `T`'s destructor (a derived struct's
 /// template plan made and dropped two objects, whose drops were most of
 /// the plan's machine code).

@@ -8,7 +8,7 @@
 //! lock is released: the store never runs user code under its lock.
 //!
 //! The store is generic over what it holds, but a pool's is a
-//! `Shared<Erased>` (`crate::padded`): every pool's store is the same
+//! `Shared<Erased>` (`crate::engine::erased`): every pool's store is the same
 //! code, compiled once in pool-core, and destroys its objects through the
 //! pool's [`Dispose`], given when the store is made.
 //!
@@ -19,7 +19,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
-use crate::padded::Dispose;
+use crate::engine::erased::Dispose;
 
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 

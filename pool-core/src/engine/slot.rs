@@ -4,7 +4,7 @@
 //!
 //! A thread's cache lives in a [`Slot`], on the heap, registered in its
 //! pool's [`Slots`]. (A pool's are `Slot<Local>`, on erased objects, so
-//! this code is compiled once for every pool: `crate::padded`.) The slot's `gate` holds the epoch the cache's objects
+//! this code is compiled once for every pool: `crate::engine::erased`.) The slot's `gate` holds the epoch the cache's objects
 //! were released in, which the owner's fast path compares with the global
 //! epoch anyway. Two ways in:
 //!
@@ -56,7 +56,9 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::sync::{AtomicBool, AtomicU8, AtomicU64, MutPtr, Mutex, Ordering, UnsafeCell};
+use crate::sync::{
+    AtomicBool, AtomicU8, AtomicU64, MutPtr, Mutex, Ordering, UnsafeCell, const_fn, global,
+};
 use crate::sync::{heavy_barrier, heavy_barrier_available, light_barrier, lock, spin_wait};
 
 /// The gate of a slot a rotation has claimed, or whose owner is in a slow
@@ -383,4 +385,57 @@ pub(crate) unsafe fn free<L>(slot: NonNull<CachePadded<Slot<L>>>) {
     // SAFETY: allocated by `Slot::register` with `Box`, and, by the
     // caller's promise, unreachable from the registry and unused from now on.
     drop(unsafe { Box::from_raw(slot.as_ptr()) });
+}
+
+/// An epoch counter. The pool reads it on every acquire and release with a
+/// relaxed load (a plain `mov` on x86 and arm64), and only compares it: the
+/// objects themselves are protected by the shared store's lock, so a thread
+/// that reads a stale value at worst files its objects one tier too young or
+/// too old, never unsafely.
+pub(crate) struct Epoch(AtomicU64);
+
+impl Epoch {
+    const_fn! {
+        pub(crate) fn new() -> Self {
+            Epoch(AtomicU64::new(0))
+        }
+    }
+
+    #[inline]
+    pub(crate) fn now(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// The epoch for a slow path about to file objects in a shared store.
+    ///
+    /// A plain load, like the fast path's: the ordering that matters comes
+    /// from registering the pool (under the registry's lock) before this
+    /// read, and the store files objects by its own epoch, which every
+    /// rotation advances under the store's lock. A stale value here only
+    /// files objects as older, so they expire sooner, never later. A
+    /// read-modify-write was tried: it wrote the line every thread's fast
+    /// path reads, and made the loom models run past ten minutes.
+    pub(crate) fn latest(&self) -> u64 {
+        self.now()
+    }
+
+    /// Advances the epoch and returns the new value.
+    pub(crate) fn advance(&self) -> u64 {
+        self.0.fetch_add(1, Ordering::AcqRel) + 1
+    }
+}
+
+global! {
+    /// On lines of its own: every acquire and release on every thread
+    /// reads it, so a neighbouring static that some thread writes often
+    /// (a user's counter, a counting allocator's totals) would make each of
+    /// those reads a miss. `CachePadded` keeps it off the line pair the
+    /// CPU's adjacent-line prefetcher moves together, too.
+    static EPOCH: CachePadded<Epoch> = CachePadded::new(Epoch::new());
+}
+
+/// The process-wide epoch.
+#[inline]
+pub(crate) fn epoch() -> &'static Epoch {
+    &EPOCH
 }

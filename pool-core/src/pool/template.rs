@@ -33,7 +33,7 @@ use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
-use crate::padded::{Boxed, Dispose, Erased, dispose, drop_boxed};
+use crate::engine::erased::{Boxed, Dispose, Erased, dispose, drop_boxed};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -172,7 +172,7 @@ impl<T: 'static> Default for Template<T> {
 /// as the pool's create path, for threads with small stacks).
 #[inline(never)]
 pub fn boxed<T>(create: fn() -> T) -> Made<T> {
-    Made(ManuallyDrop::new(crate::padded::boxed_with(create)))
+    Made(ManuallyDrop::new(crate::engine::erased::boxed_with(create)))
 }
 
 /// An object [`boxed`] made.

@@ -178,7 +178,7 @@ pub(crate) fn bump(counter: &AtomicU64) {
 }
 
 /// A pool's counters of the rare events. The two bumped on every acquire
-/// and release live in each thread's cache slot (`crate::slot`).
+/// and release live in each thread's cache slot (`crate::engine::slot`).
 pub(crate) struct Counters {
     pub(crate) created: AtomicU64,
     /// Returns that did not go through a thread cache.

@@ -1,14 +1,74 @@
-//! [`Pooled`], the guard that returns an object to its pool.
+//! [`Pooled`], the guard that returns an object to its pool, and
+//! [`Home`], the one kind of thing a guard points to.
+//!
+//! Invariant: a guard's [`Home`] outlives the guard. The guard gives it up
+//! with exactly one call, [`Home::release`] (the object goes back) or
+//! [`Home::abandon`] (it does not); nothing of the pool is used after that
+//! call returns. What keeps a home alive is the home's own business, stated
+//! on [`Home`]: the guard holds no reference count and knows no pool type.
 
 use std::fmt;
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
-use crate::Pool;
-use crate::padded::Boxed;
-use crate::pool::Unref;
+use crate::engine::erased::Boxed;
 use crate::reset::Reset;
+
+/// Where a guard's object goes back: the one thing a [`Pooled`] points to.
+///
+/// A `Home` is the first field of a `#[repr(C)]` container whose type its
+/// two functions know, and which they reach by casting the pointer they are
+/// given:
+/// - a static pool's [`Pool`](crate::Pool), which lives for ever;
+/// - a run-time pool's [`Pool`](crate::Pool), first in the pool's
+///   allocation, for a guard that holds a strong count on that allocation;
+/// - a thread's part of a run-time pool, for a guard counted out by that
+///   part (`crate::pool::runtime::part`).
+///
+/// Invariant: the container lives until the guard's one call to `release`
+/// or `abandon` has returned; that call gives back whatever the guard held
+/// to keep it alive.
+#[doc(hidden)]
+pub struct Home<T: Reset + Send + 'static> {
+    /// Resets the object, runs the pool's `retain` test, caches or stores
+    /// it, then gives back the guard's hold. The [`Released`] token is the
+    /// proof that a guard is calling: only this module makes one.
+    pub(crate) release: fn(NonNull<Home<T>>, Released<T>),
+    /// Ends a guard whose object does not come back: `Some` is dropped,
+    /// counted as discarded (a panic, [`Pooled::discard`]); `None` was
+    /// taken out ([`Pooled::into_inner`]), counted as detached. Then gives
+    /// back the guard's hold.
+    pub(crate) abandon: fn(NonNull<Home<T>>, Abandoned<T>),
+}
+
+/// An object a guard gives back, as [`Home::release`] takes it.
+#[doc(hidden)]
+pub struct Released<T>(pub(crate) Boxed<T>);
+
+/// What a guard that does not give its object back hands its home, as
+/// [`Home::abandon`] takes it.
+pub(crate) struct Abandoned<T>(pub(crate) Option<Boxed<T>>);
+
+impl<T> fmt::Debug for Released<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Released")
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for Home<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Home")
+    }
+}
+
+impl<T: Reset + Send + 'static> Clone for Home<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Reset + Send + 'static> Copy for Home<T> {}
 
 /// An object on loan from a [`Pool`]. Dereferences to the object; when
 /// dropped, resets it and returns it to the pool.
@@ -37,38 +97,40 @@ pub struct Pooled<T: Reset + Send + 'static> {
     /// Always initialized, except inside `drop` and `into_inner`, which take
     /// it exactly once and then never touch the guard again.
     value: ManuallyDrop<Boxed<T>>,
-    /// A static pool, or a run-time pool on which the guard holds a count
-    /// (given back by the pool's `release`, or by [`Pool::unref`]), so the
-    /// pool lives at least as long as the guard.
-    pool: NonNull<Pool<T>>,
+    /// Where the object goes back, valid until the guard's one call to
+    /// its `release` or `abandon` ([`Home`]'s invariant).
+    home: NonNull<Home<T>>,
 }
 
-// SAFETY: the guard owns a `T: Send` and points to a pool, which is `Sync`;
-// its count on a run-time pool may be given back from any thread.
+// SAFETY: the guard owns a `T: Send` and points to a home, which is
+// reached only through `Sync` pools; its hold on a run-time pool may be
+// given back from any thread.
 unsafe impl<T: Reset + Send + 'static> Send for Pooled<T> {}
 // SAFETY: `&Pooled<T>` gives only `&T` (and `T: Sync`) and nothing of the
-// pool but what `&Pool<T>` gives, which is `Sync`.
+// home.
 unsafe impl<T: Reset + Send + Sync + 'static> Sync for Pooled<T> {}
 
 impl<T: Reset + Send + 'static> Pooled<T> {
     /// # Safety
     ///
-    /// `pool` must stay valid until the guard gives it up: a static pool,
-    /// or a run-time pool on which the caller has taken a count for the
-    /// guard.
-    #[inline]
-    pub(crate) unsafe fn new(value: Boxed<T>, pool: NonNull<Pool<T>>) -> Self {
+    /// `home` must satisfy [`Home`]'s invariant for this guard: it stays
+    /// valid until the guard's call to its `release` or `abandon`, and the
+    /// caller has taken whatever hold that call gives back.
+    #[inline(always)]
+    pub(crate) unsafe fn new(value: Boxed<T>, home: NonNull<Home<T>>) -> Self {
         Pooled {
             value: ManuallyDrop::new(value),
-            pool,
+            home,
         }
     }
 
-    /// The guard's pool.
-    #[inline(always)]
-    fn pool(&self) -> &Pool<T> {
-        // SAFETY: valid while the guard holds it (`Pooled::new`).
-        unsafe { self.pool.as_ref() }
+    /// Gives the guard up through its home's `abandon`.
+    #[inline]
+    fn abandon(home: NonNull<Home<T>>, value: Option<Boxed<T>>) {
+        // SAFETY: valid until this call (`Home`'s invariant); the function
+        // pointer is copied out before the call.
+        let abandon = unsafe { home.as_ref() }.abandon;
+        abandon(home, Abandoned(value));
     }
 
     /// Takes the object out of the pool for good: it will not be reset or
@@ -87,13 +149,11 @@ impl<T: Reset + Send + 'static> Pooled<T> {
     /// ```
     pub fn into_inner(this: Self) -> T {
         let mut this = ManuallyDrop::new(this);
-        this.pool().detach();
         // SAFETY: `this.value` is initialized (it is only taken here and in
         // `drop`), and `this` is wrapped in `ManuallyDrop`, so `drop` will
         // not run and take it a second time, and nothing reads it after.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
-        // SAFETY: the guard is done with its pool.
-        unsafe { Pool::unref(this.pool) };
+        Self::abandon(this.home, None);
         value.into_inner()
     }
 
@@ -118,9 +178,7 @@ impl<T: Reset + Send + 'static> Pooled<T> {
         // SAFETY: as in `into_inner`: initialized, taken once, and `drop`
         // is suppressed by the `ManuallyDrop`.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
-        // SAFETY: the guard is done with its pool once this is dropped.
-        let _unref = unsafe { Unref::new(this.pool) };
-        this.pool().discard(value);
+        Self::abandon(this.home, Some(value));
     }
 }
 
@@ -132,13 +190,12 @@ impl<T: Reset + Send + 'static> Drop for Pooled<T> {
         // most once, so nothing reads the field after this.
         let value = unsafe { ManuallyDrop::take(&mut self.value) };
         if std::thread::panicking() {
-            // SAFETY: the guard is done with its pool once this is dropped.
-            let _unref = unsafe { Unref::new(self.pool) };
-            self.pool().discard(value);
+            Self::abandon(self.home, Some(value));
         } else {
-            // The release gives back a run-time pool's count itself.
-            let release = self.pool().release;
-            release(self.pool, crate::__private::Released(value));
+            // SAFETY: valid until this call (`Home`'s invariant); the
+            // function pointer is copied out before the call.
+            let release = unsafe { self.home.as_ref() }.release;
+            release(self.home, Released(value));
         }
     }
 }

@@ -1,10 +1,13 @@
-//! The per-thread cache that sits in front of a pool's shared store, and
-//! its policy: when it ages, how much it refills and spills.
+//! A thread's cache of one pool, [`RawCache`], and every slow path of an
+//! acquire or a release: what runs when the cache is empty, full, out of
+//! date, retired or absent ([`take_slow`], [`put_slow`]).
 //!
-//! Each pool declared with [`pool!`](crate::pool!) (or derived) has its own
-//! `thread_local!` holding a [`LocalCache`]: a stack of idle objects that
-//! only its thread touches, so the hot path takes no lock and performs no
-//! atomic read-modify-write.
+//! A static pool's `thread_local!` holds a typed handle over a `RawCache`
+//! (`crate::pool::state::LocalCache`); a run-time pool's each thread's part
+//! holds one. The cache is a stack of idle objects that only its thread
+//! touches, so the fast paths take no lock and perform no atomic
+//! read-modify-write. What it holds and how much it moves at a time is its
+//! policy (`crate::engine::policy`).
 //!
 //! Invariants:
 //! 1. The cache holds at most `thread_capacity` objects, all released in
@@ -12,9 +15,9 @@
 //!    objects to the shared store (which files them as victims or expires
 //!    them) before it is used again, whether its owner finds it so on its
 //!    next operation or a rotation does while the owner is idle.
-//! 2. Its objects live in a [`Slot`](crate::slot::Slot) on the heap, which
+//! 2. Its objects live in a [`Slot`](crate::engine::slot::Slot) on the heap, which
 //!    the owner enters for each operation and a rotation may enter while
-//!    the owner is between operations (the handshake in `crate::slot`).
+//!    the owner is between operations (the handshake in `crate::engine::slot`).
 //!    An operation only moves pointers; no user code (a constructor,
 //!    `reset`, a destructor) runs inside one: the slow paths return what
 //!    the store buried, as a [`Graveyard`], for the caller to destroy
@@ -23,39 +26,22 @@
 //!    Should the slot be busy (re-entered), the cache falls back to the
 //!    shared store rather than wait.
 //!
-//! The cache is two layers, as the state is (`crate::state`): [`RawCache`]
-//! holds erased objects (`crate::padded::Erased`) and has every slow path,
-//! compiled once in pool-core; [`LocalCache<T>`] is a `RawCache` that
-//! knows its pool's `T`, with the fast paths, inlined where the pool is
-//! used, which do no more than turn the erased pointer back into the box.
+//! Everything here is on erased objects (`crate::engine::erased::Erased`)
+//! and compiled once in pool-core; the typed handle's fast paths, inlined
+//! where the pool is used, only turn the erased pointer back into the box.
 
 use std::cell::Cell;
-use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::epoch;
-use crate::padded::{Boxed, Erased};
-use crate::reset::Reset;
-use crate::shared::{Graveyard, Locked};
-use crate::slot::{self, Entered, Slot};
-use crate::state::{CoreRef, PoolState, StateRef};
-use crate::stats::bump;
+use crate::engine::core::{CoreRef, PoolCore};
+use crate::engine::erased::Erased;
+use crate::engine::policy::Local;
+use crate::engine::slot::{self, Entered, Slot, epoch};
+use crate::engine::stats::bump;
+use crate::engine::store::Graveyard;
 use crate::sync::lock;
-
-/// A thread's cache of idle objects for one pool: the thread-local handle
-/// of its slot.
-///
-/// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
-/// initialized value of a `thread_local!`; it has no public methods.
-#[doc(hidden)]
-#[repr(transparent)]
-pub struct LocalCache<T: Reset + Send + 'static> {
-    raw: RawCache,
-    /// Its objects are `Boxed<T>`s.
-    _objects: PhantomData<T>,
-}
 
 /// A thread's cache without its type: what every slow path works on.
 pub(crate) struct RawCache {
@@ -69,99 +55,6 @@ pub(crate) struct RawCache {
     retired: Cell<bool>,
 }
 
-/// What a thread's cache holds, inside its slot.
-pub(crate) struct Local {
-    /// Idle objects; the most recently released on top. Its capacity is the
-    /// room the fast path checks: it starts at zero and grows, on the slow
-    /// path and exactly (`Local::grow`), up to `bound`, so the bound is a
-    /// bound and not a preallocation (a `thread_capacity` of `usize::MAX`
-    /// costs nothing until objects are cached).
-    items: Vec<Erased>,
-    /// The pool's `thread_capacity`, and the bound on its shared tiers.
-    /// Learned from the pool's configuration on the first slow path, which
-    /// runs before the cache can hold anything (its capacity starts at
-    /// zero).
-    bound: usize,
-    capacity: usize,
-    /// The epoch `items` were released in.
-    epoch: u64,
-    /// Which bound of the cache this thread last ran into.
-    last_crossing: Crossing,
-}
-
-impl<T: Reset + Send + 'static> LocalCache<T> {
-    /// The calling thread's cache for the pool whose shared half is
-    /// `state`, registered with it.
-    ///
-    /// Runs once per thread, on the thread's first use of the pool (it is the
-    /// `thread_local!`'s initializer), so the fast paths never have to ask
-    /// whether the cache is set up. Allocates its slot, and nothing for the
-    /// objects: the first release grows the cache.
-    pub fn new(state: &'static PoolState<T>) -> Self {
-        Self::with_state(StateRef::from_static(state))
-    }
-
-    /// The calling thread's cache for the pool whose shared half is
-    /// `state`: [`new`](Self::new), for a static or a run-time pool.
-    #[inline]
-    pub(crate) fn with_state(state: StateRef<T>) -> Self {
-        LocalCache {
-            raw: RawCache::new(state.core()),
-            _objects: PhantomData,
-        }
-    }
-
-    /// The fast path of an acquire: pops an object if the cache is current
-    /// and not empty.
-    #[inline(always)]
-    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
-        let value = self.raw.pop(now)?;
-        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
-        // erasure invariant, `crate::state::PoolCore`).
-        Some(unsafe { value.into_boxed() })
-    }
-
-    /// The fast path of a release: pushes `value` if the cache is current
-    /// and has room; otherwise hands it back.
-    #[inline(always)]
-    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
-        self.raw.push(Erased::new(value), now).map_err(|value| {
-            // SAFETY: `value` is the object just erased.
-            unsafe { value.into_boxed() }
-        })
-    }
-
-    /// The cache without its type, for the slow paths.
-    #[inline(always)]
-    pub(crate) fn raw(&self) -> &RawCache {
-        &self.raw
-    }
-
-    /// The typed view of a cache of a pool of `T`s (a run-time pool's
-    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
-    /// compiled once).
-    ///
-    /// # Safety
-    ///
-    /// `raw` must be a cache of a pool of `T`s (its core's objects are
-    /// `Boxed<T>`s).
-    #[inline(always)]
-    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
-        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
-        // (the other field is a `PhantomData`), so the pointer cast keeps
-        // layout and validity; the caller vouches for `T`.
-        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
-    }
-
-    /// Hands the cache's idle objects to the shared store, for good: see
-    /// [`RawCache::retire`]. The drop does it too; the loom models call
-    /// it by hand.
-    #[allow(dead_code, reason = "called by the loom models only")]
-    pub(crate) fn retire(&self) {
-        self.raw.retire();
-    }
-}
-
 impl RawCache {
     /// A cache for the pool whose core is `core`, registered with it.
     #[inline(never)]
@@ -169,13 +62,7 @@ impl RawCache {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
         core.register();
-        let local = Local {
-            items: Vec::new(),
-            bound: 0,
-            capacity: 0,
-            epoch: epoch::epoch().now(),
-            last_crossing: Crossing::None,
-        };
+        let local = Local::new(epoch().now());
         let epoch = local.epoch;
         RawCache {
             slot: Slot::register(local, epoch, &core.caches),
@@ -185,7 +72,7 @@ impl RawCache {
     }
 
     /// Points the cache at its pool's core anew, for a run-time pool being
-    /// dropped (see `crate::runtime`).
+    /// dropped (see `crate::pool::runtime`).
     pub(crate) fn set_core(&mut self, core: CoreRef) {
         self.core = core;
     }
@@ -206,7 +93,7 @@ impl RawCache {
     }
 
     #[inline(always)]
-    fn pop(&self, now: u64) -> Option<Erased> {
+    pub(crate) fn pop(&self, now: u64) -> Option<Erased> {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
         let value = entered.get().items.pop()?;
@@ -215,7 +102,7 @@ impl RawCache {
     }
 
     #[inline(always)]
-    fn push(&self, value: Erased, now: u64) -> Result<(), Erased> {
+    pub(crate) fn push(&self, value: Erased, now: u64) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {
             return Err(value);
@@ -314,12 +201,9 @@ impl RawCache {
             // These objects were last written by the threads that released
             // them, in a producer/consumer pair always the other core. One
             // prefetch per object now lets their lines cross together
-            // instead of one miss per acquire: in the cross-thread handoff
-            // (13 rounds alternating with and without through a temporary
-            // switch, 2026-12-01; docs/PERFORMANCE.md, section 3) the small
-            // object's median went from 43.4 to 35.7 ns per object and
-            // `Person`'s from 171 to 127. At most
-            // `PREFETCH`: the ones acquired first, from the top.
+            // instead of one miss per acquire (docs/PERFORMANCE.md,
+            // cross-thread). At most `PREFETCH`: the ones acquired first,
+            // from the top.
             found.prefetch();
             let n = local.items.len();
             for item in &local.items[n.saturating_sub(PREFETCH)..] {
@@ -354,7 +238,7 @@ impl RawCache {
         let returned = &self.slot().returned;
         let local = entered.get();
         local.learn(thread_capacity, capacity);
-        let current = epoch::epoch().now();
+        let current = epoch().now();
         if local.epoch == current && local.grow() {
             // Room made without the store: the cache is still warming up.
             local.items.push(value);
@@ -387,111 +271,11 @@ impl RawCache {
 }
 
 /// The most objects of a refill whose lines [`RawCache::refill`] asks for
-/// ahead of use: one default thread cache (`crate::config`). A larger
+/// ahead of use: one default thread cache (`crate::pool::config` checks
+/// that they agree). A larger
 /// cache's deeper objects are acquired long after the refill, and asking
 /// for them then would only push the first ones out of the core's caches.
-const PREFETCH: usize = crate::config::DEFAULT_THREAD_CAPACITY;
-
-/// A bound of the thread cache that an acquire or a release ran into.
-///
-/// The batch a thread exchanges with the shared store depends on the bound
-/// it crossed last. A thread that uses the pool evenly crosses them in
-/// turn, and moves half a cache each time, so that small swings around a
-/// bound stay on the fast path. A thread that crosses the same bound twice
-/// in a row is a producer or a consumer (it acquires objects that another
-/// thread releases, or the reverse): it moves a whole cache, halving the
-/// trips to the shared store's lock. With the default `thread_capacity` of
-/// 32, that took the `cross_thread_small` bench (one thread acquires,
-/// another releases) from 1.45x opool's time per object to 0.87-1.03x.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Crossing {
-    /// Neither bound yet.
-    None,
-    /// An acquire found the cache empty (or out of date).
-    Empty,
-    /// A release found the cache full.
-    Full,
-}
-
-impl Local {
-    /// Whether the cache has no room left in its buffer. Comparing with the
-    /// vector's own capacity (never above `bound`) lets the compiler drop
-    /// `push`'s growth check; the slow path grows the buffer up to `bound`.
-    #[inline]
-    fn is_full(&self) -> bool {
-        self.items.len() == self.items.capacity()
-    }
-
-    /// Takes the bounds from the pool's configuration (the same every time:
-    /// a configuration never changes).
-    fn learn(&mut self, thread_capacity: usize, capacity: usize) {
-        self.bound = thread_capacity;
-        self.capacity = capacity;
-    }
-
-    /// Grows the buffer towards `bound`, doubling (from four), with room for
-    /// exactly that many objects so that its capacity never passes the
-    /// bound. Returns whether there is room now; `false` if the cache is at
-    /// its bound, or if memory for the larger buffer cannot be had.
-    fn grow(&mut self) -> bool {
-        let len = self.items.len();
-        if len < self.items.capacity() {
-            return true;
-        }
-        if len >= self.bound {
-            return false;
-        }
-        let target = len.saturating_mul(2).max(4).min(self.bound);
-        if self.items.try_reserve_exact(target - len).is_err() {
-            return false;
-        }
-        if self.items.capacity() > self.bound {
-            // An allocator may hand out more than was asked for; the fast
-            // path must not see room beyond the bound.
-            self.items.shrink_to(self.bound);
-        }
-        len < self.items.capacity()
-    }
-
-    /// Ages the cache to epoch `now`: objects cached in an earlier epoch go
-    /// to the shared store, which files them as victims or expires them.
-    /// Its owner calls it on a slow path; a rotation calls it on an idle
-    /// owner's cache.
-    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Erased>, now: u64) {
-        if self.epoch != now {
-            let len = self.items.len();
-            store.put_from(&mut self.items, ..len, self.epoch, self.capacity);
-        }
-        self.epoch = now;
-    }
-
-    /// Records an acquire that missed the cache, and returns how many
-    /// objects to refill it with: half a cache, or all the room there is
-    /// if the last miss was also an acquire's.
-    fn missed(&mut self) -> usize {
-        let room = self.bound.saturating_sub(self.items.len());
-        let batch = match self.last_crossing {
-            Crossing::Empty => room,
-            Crossing::None | Crossing::Full => room.min(self.bound / 2),
-        };
-        self.last_crossing = Crossing::Empty;
-        batch
-    }
-
-    /// Records a release that found the cache full, and returns how many
-    /// objects, from the bottom (the least recently used), to spill: the
-    /// older half, rounded up, or all of them if the last crossing was
-    /// also a full cache's.
-    fn overflowed(&mut self) -> usize {
-        let len = self.items.len();
-        let spill = match self.last_crossing {
-            Crossing::Full => len,
-            Crossing::None | Crossing::Empty => len.div_ceil(2),
-        };
-        self.last_crossing = Crossing::Full;
-        spill
-    }
-}
+pub(crate) const PREFETCH: usize = 32;
 
 impl RawCache {
     /// Hands the cache's idle objects to the shared store and its counters
@@ -500,7 +284,7 @@ impl RawCache {
     /// drops it (loom runs a thread's local destructors outside the model's
     /// execution, where no modelled lock may be taken).
     #[inline(never)]
-    fn retire(&self) {
+    pub(crate) fn retire(&self) {
         if self.retired.replace(true) {
             return;
         }
@@ -530,7 +314,7 @@ impl RawCache {
 }
 
 // SAFETY: a cache is its slot's owner, and the owner's side of the
-// handshake (`crate::slot`) asks only that one thread at a time act as
+// handshake (`crate::engine::slot`) asks only that one thread at a time act as
 // owner, in program order; moving the cache to another thread hands that
 // role over with the synchronization of the move itself. A run-time pool's
 // caches move only so: as the entry of a `ThreadLocal`, which another
@@ -552,15 +336,9 @@ impl Drop for RawCache {
     }
 }
 
-impl<T: Reset + Send + 'static> std::fmt::Debug for LocalCache<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.raw.fmt(f)
-    }
-}
-
 impl std::fmt::Debug for RawCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.slot().enter(epoch::epoch().now()) {
+        match self.slot().enter(epoch().now()) {
             Some(mut entered) => {
                 let local = entered.get();
                 f.debug_struct("LocalCache")
@@ -570,6 +348,100 @@ impl std::fmt::Debug for RawCache {
                     .finish()
             }
             None => f.write_str("LocalCache { <in use> }"),
+        }
+    }
+}
+
+/// The slow path of an acquire (`Pool::take_slow`), erased: through
+/// `cache` if the thread has one, else straight from the shared store.
+/// `None` means the pool has no idle object: the caller makes one.
+/// `thread_capacity` and `capacity` are the pool's.
+#[inline(never)]
+pub(crate) fn take_slow(
+    core: &PoolCore,
+    cache: Option<&RawCache>,
+    now: u64,
+    thread_capacity: usize,
+    capacity: usize,
+) -> Option<Erased> {
+    // A miss with nothing to take anywhere, as under a burst larger
+    // than the pool: straight to the constructor, with no lock taken.
+    if core.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
+        return None;
+    }
+    take_through(core, cache, now, thread_capacity, capacity)
+}
+
+/// [`take_slow`], when there may be something to take.
+#[inline(never)]
+fn take_through(
+    core: &PoolCore,
+    cache: Option<&RawCache>,
+    now: u64,
+    thread_capacity: usize,
+    capacity: usize,
+) -> Option<Erased> {
+    let (found, dead) = match cache {
+        Some(cache) => cache.refill(now, thread_capacity, capacity),
+        None => core.take_uncached(now),
+    };
+    let Some(value) = found else {
+        drop(dead);
+        return None;
+    };
+    // The object is this acquire's from here on. If a destructor in
+    // `dead` panics, the unwind drops it as it drops a guard: counted
+    // as discarded, not lost with `in_use` stuck at one.
+    let held = Held(Some(value), core);
+    drop(dead);
+    held.into_inner()
+}
+
+/// The slow path of a release (`Pool::put_slow`), erased: files
+/// `value`, already reset, when the thread cache is full, gone or
+/// disabled, and destroys what the store lets go of.
+#[inline(never)]
+pub(crate) fn put_slow(
+    core: &PoolCore,
+    cache: Option<&RawCache>,
+    value: Erased,
+    thread_capacity: usize,
+    capacity: usize,
+) {
+    // A release past the bound, as under a burst larger than the pool:
+    // the object is destroyed at once, as the store would bury it, with
+    // no lock taken and no half-cache spilled only to be buried too.
+    let now = epoch().now();
+    let value = match cache {
+        Some(cache) if core.shared.looks_full(capacity, now) => {
+            match cache.drop_if_full(value, now) {
+                Ok(()) => return,
+                Err(value) => value,
+            }
+        }
+        _ => value,
+    };
+    let dead = match cache {
+        Some(cache) => cache.spill(value, thread_capacity, capacity),
+        None => core.put_uncached(value, capacity),
+    };
+    drop(dead);
+}
+
+/// An object an acquire has taken but not yet handed out; discarded if
+/// dropped before [`Held::into_inner`].
+struct Held<'a>(Option<Erased>, &'a PoolCore);
+
+impl Held<'_> {
+    fn into_inner(mut self) -> Option<Erased> {
+        self.0.take()
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            self.1.discard(value);
         }
     }
 }

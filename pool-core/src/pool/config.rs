@@ -85,7 +85,7 @@ pub(crate) enum Retain<T> {
 }
 
 /// A run-time pool's closure, owned by the pool's allocation
-/// (`crate::runtime`), which outlives every `Pool` that points to it.
+/// (`crate::pool::runtime`), which outlives every `Pool` that points to it.
 pub(crate) struct Closure<F: ?Sized>(NonNull<F>);
 
 // SAFETY: a `Closure` is a shared reference to an `F: Send + Sync` kept
@@ -142,24 +142,6 @@ impl<T> Retain<T> {
 }
 
 impl<T> PoolConfig<T> {
-    /// The same recipe: the same functions, or pointers to the same
-    /// closures (`Closure`'s promise covers the copy: it lives in the same
-    /// run-time pool as the original).
-    pub(crate) fn duplicate(&self) -> Self {
-        PoolConfig {
-            create: match &self.create {
-                Create::Fn(create) => Create::Fn(*create),
-                Create::Closure(create) => Create::Closure(*create),
-            },
-            capacity: self.capacity,
-            thread_capacity: self.thread_capacity,
-            retain: self.retain.as_ref().map(|retain| match retain {
-                Retain::Fn(retain) => Retain::Fn(*retain),
-                Retain::Closure(retain) => Retain::Closure(*retain),
-            }),
-        }
-    }
-
     /// A recipe with the default capacities.
     pub(crate) const fn new(create: fn() -> T) -> Self {
         PoolConfig {

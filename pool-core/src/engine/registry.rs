@@ -7,7 +7,7 @@
 //! [crate docs](crate#how-rotation-bounds-memory) draw it).
 //!
 //! Each rotation also ages the per-thread caches of threads that are
-//! between operations on the pool, through the handshake in `crate::slot`
+//! between operations on the pool, through the handshake in `crate::engine::slot`
 //! (no atomic read-modify-write on the owner's fast path): one epoch
 //! behind, a cache's objects join the shared victim tier; two or more, they
 //! are dropped. A thread in the middle of an operation, or any thread on a
@@ -20,47 +20,8 @@
 
 use std::sync::{Arc, Weak};
 
-use crossbeam_utils::CachePadded;
-
-use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, global, lock};
-
-/// An epoch counter. The pool reads it on every acquire and release with a
-/// relaxed load (a plain `mov` on x86 and arm64), and only compares it: the
-/// objects themselves are protected by the shared store's lock, so a thread
-/// that reads a stale value at worst files its objects one tier too young or
-/// too old, never unsafely.
-pub(crate) struct Epoch(AtomicU64);
-
-impl Epoch {
-    const_fn! {
-        pub(crate) fn new() -> Self {
-            Epoch(AtomicU64::new(0))
-        }
-    }
-
-    #[inline]
-    pub(crate) fn now(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// The epoch for a slow path about to file objects in a shared store.
-    ///
-    /// A plain load, like the fast path's: the ordering that matters comes
-    /// from registering the pool (under the registry's lock) before this
-    /// read, and the store files objects by its own epoch, which every
-    /// rotation advances under the store's lock. A stale value here only
-    /// files objects as older, so they expire sooner, never later. A
-    /// read-modify-write was tried: it wrote the line every thread's fast
-    /// path reads, and made the loom models run past ten minutes.
-    pub(crate) fn latest(&self) -> u64 {
-        self.now()
-    }
-
-    /// Advances the epoch and returns the new value.
-    pub(crate) fn advance(&self) -> u64 {
-        self.0.fetch_add(1, Ordering::AcqRel) + 1
-    }
-}
+use crate::engine::slot::epoch;
+use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
 /// A pool as the registry knows it: what `rotate` ages and [`pools`]
 /// lists.
@@ -137,28 +98,13 @@ impl std::ops::Deref for Visited {
 type Registry = Mutex<Vec<Entry>>;
 
 global! {
-    /// On lines of its own: every acquire and release on every thread
-    /// reads it, so a neighbouring static that some thread writes often
-    /// (a user's counter, a counting allocator's totals) would make each of
-    /// those reads a miss. `CachePadded` keeps it off the line pair the
-    /// CPU's adjacent-line prefetcher moves together, too.
-    static EPOCH: CachePadded<Epoch> = CachePadded::new(Epoch::new());
-}
-
-global! {
     static POOLS: Registry = Registry::new(Vec::new());
-}
-
-/// The process-wide epoch.
-#[inline]
-pub(crate) fn epoch() -> &'static Epoch {
-    &EPOCH
 }
 
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
-pub(crate) fn register(pool: Entry, registered: &AtomicBool) {
+pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
     let mut pools = lock(&POOLS);
     if !registered.load(Ordering::Relaxed) {
         // Run-time pools come and go: forget the gone ones here too, so a
@@ -166,9 +112,9 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) {
         pools.retain(|entry| !entry.is_gone());
         pools.push(pool);
         registered.store(true, Ordering::Release);
-        drop(pools);
-        crate::auto::pool_used();
+        return true;
     }
+    false
 }
 
 /// Advances the global epoch, aging every pool.

@@ -1,0 +1,283 @@
+//! [`PoolCore`]: one pool's shared half, without its type: its shared
+//! store, the registry of its threads' caches, its counters, and its
+//! registration with [`rotate`](crate::rotate).
+//!
+//! Invariant: a pool is registered with rotation before any thread's cache
+//! of it exists and before any of its objects is filed in its shared store,
+//! and the epoch those objects are filed under is read after the
+//! registration (see [`PoolCore::register`]), so every rotation that could
+//! age them, in the store or in a cache, sees the pool.
+//!
+//! A typed pool holds its core inside its state (`crate::pool::state`),
+//! which makes the core's [`Dispose`] for its `T`; the threads' caches reach
+//! the core through a [`CoreRef`] (`crate::engine::cache`).
+
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Weak;
+
+use crate::engine::auto;
+use crate::engine::erased::{Dispose, Erased};
+use crate::engine::policy::Local;
+use crate::engine::registry::{self, Entry, Rotate};
+use crate::engine::slot::{Slots, epoch};
+use crate::engine::stats::{Counters, Stats};
+use crate::engine::store::{Graveyard, Shared};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
+
+/// A pool's state without its type: compiled once for every pool.
+///
+/// Invariant (erasure): every [`Erased`] object in it, in the store, a
+/// cache of its registry or a graveyard it hands out, was made from a
+/// `Boxed<T>` of the `T` its `dispose` was made for. Objects enter only
+/// through [`PoolState<T>`] and the pool's `LocalCache`s, which erase them
+/// from that `T`.
+pub(crate) struct PoolCore {
+    pub(crate) shared: Shared<Erased>,
+    /// Every live thread's cache of this pool, for rotation and statistics.
+    /// Locked before `shared` when both are.
+    pub(crate) caches: Mutex<Slots<Local>>,
+    counters: Counters,
+    /// Whether [`rotate`](crate::rotate) knows this pool.
+    registered: AtomicBool,
+    /// The name [`pools`](crate::pools) lists it under.
+    name: &'static str,
+    /// How the registry reaches the pool: `None` for a `pool!` static (the
+    /// core itself, `&'static`), the run-time pool's own allocation, held
+    /// weakly, for a pool made with [`Pool::builder`](crate::Pool::builder).
+    owner: Option<Weak<dyn Rotate>>,
+}
+
+/// A pointer to a pool's [`PoolCore`], for its threads' caches: valid for
+/// as long as any cache made with it (its maker's promise, [`CoreRef::new`]).
+#[derive(Clone, Copy)]
+pub(crate) struct CoreRef(NonNull<PoolCore>);
+
+impl CoreRef {
+    /// # Safety
+    ///
+    /// `core` must outlive the returned pointer and every copy of it.
+    #[inline(always)]
+    pub(crate) unsafe fn new(core: NonNull<PoolCore>) -> Self {
+        CoreRef(core)
+    }
+}
+
+impl std::ops::Deref for CoreRef {
+    type Target = PoolCore;
+
+    #[inline(always)]
+    fn deref(&self) -> &PoolCore {
+        // SAFETY: the core outlives every holder of the pointer
+        // (`CoreRef::new`).
+        unsafe { self.0.as_ref() }
+    }
+}
+// SAFETY: a shared reference to a `PoolCore`, which is `Sync` (its
+// mutable parts are behind locks and atomics).
+unsafe impl Send for CoreRef {}
+// SAFETY: as above.
+unsafe impl Sync for CoreRef {}
+
+impl PoolCore {
+    const_fn! {
+        /// An empty core named `name`, whose objects `dispose` destroys.
+        ///
+        /// # Safety
+        ///
+        /// `dispose` must accept every object that will be filed in the
+        /// core (the erasure invariant).
+        pub(crate) unsafe fn new(name: &'static str, dispose: Dispose<Erased>) -> Self {
+            PoolCore {
+                // SAFETY: the caller's promise.
+                shared: unsafe { Shared::new(dispose) },
+                caches: Mutex::new(Slots::new()),
+                counters: Counters::new(),
+                registered: AtomicBool::new(false),
+                name,
+                owner: None,
+            }
+        }
+    }
+
+    /// Makes sure [`rotate`](crate::rotate) ages this pool's shared store,
+    /// and returns the epoch to file objects under. Called by every slow
+    /// path before it stores objects: registered first, then the epoch
+    /// read, so that any rotation past the epoch read sees this pool (see
+    /// `Epoch::latest`).
+    pub(crate) fn register(&self) -> u64 {
+        if !self.registered.load(Ordering::Acquire) {
+            self.register_slow();
+        }
+        epoch().latest()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn register_slow(&self) {
+        let entry = match &self.owner {
+            Some(owner) => Entry::Owned(owner.clone()),
+            // SAFETY: a core without an owner was made by `PoolState::new`,
+            // and every way into one of those takes the state as
+            // `&'static` (`__private::finish`, `LocalCache::new`,
+            // `StateRef::from_static`), so its core field is `'static`
+            // too; only `with_owner` states are reached otherwise.
+            None => Entry::Static(unsafe { &*std::ptr::from_ref(self) }),
+        };
+        if registry::register(entry, &self.registered) {
+            auto::pool_used();
+        }
+    }
+
+    /// Gives the core the run-time pool that owns it, through which the
+    /// registry reaches it: before any use.
+    pub(crate) fn set_owner(&mut self, owner: Weak<dyn Rotate>) {
+        self.owner = Some(owner);
+    }
+
+    /// The name [`pools`](crate::pools) lists the pool under.
+    #[inline]
+    pub(crate) fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The counter bumped when an object is dropped instead of returned.
+    #[inline]
+    pub(crate) fn discarded(&self) -> &AtomicU64 {
+        &self.counters.discarded
+    }
+
+    /// Counts an object the `retain` predicate refused.
+    pub(crate) fn reject(&self) {
+        self.counters.rejected.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts an object taken out of the pool for good.
+    pub(crate) fn detach(&self) {
+        self.counters.detached.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts `n` objects made.
+    #[inline]
+    pub(crate) fn created(&self, n: u64) {
+        self.counters.created.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// How many objects `prefill` must make for the store to hold `target`
+    /// (at most `capacity`).
+    #[inline(never)]
+    pub(crate) fn missing(&self, target: usize, capacity: usize) -> usize {
+        let target = target.min(capacity);
+        let now = self.register();
+        let store = self.shared.lock(now);
+        let missing = target.saturating_sub(store.len());
+        drop(store.unlock());
+        missing
+    }
+
+    /// Files a batch of objects `prefill` made, counted as created and
+    /// returned.
+    #[inline(never)]
+    pub(crate) fn file_made(&self, mut batch: Vec<Erased>, capacity: usize) {
+        let made = batch.len();
+        let now = self.register();
+        self.created(made as u64);
+        self.counters
+            .returned
+            .fetch_add(made as u64, Ordering::Relaxed);
+        let mut store = self.shared.lock(now);
+        store.put_from(&mut batch, ..made, now, capacity);
+        drop(store.unlock());
+    }
+
+    /// Counts an object dropped by its guard during a panic, or by
+    /// `Pooled::discard`, and drops it.
+    pub(crate) fn discard(&self, value: Erased) {
+        self.counters.discarded.fetch_add(1, Ordering::Relaxed);
+        self.shared.destroy(value);
+    }
+
+    /// Takes an object from the shared store for an acquire that has no
+    /// thread cache to go through. What the store expired on the way is
+    /// returned to be destroyed by the caller.
+    #[inline(never)]
+    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+        if self.shared.looks_empty() {
+            return (None, self.shared.graveyard());
+        }
+        let mut store = self.shared.lock(now);
+        let found = store.take().map(|(value, _tier)| value);
+        (found, store.unlock())
+    }
+
+    /// Files one reset object released with no thread cache to go through,
+    /// within `capacity`.
+    #[inline(never)]
+    pub(crate) fn put_uncached(&self, value: Erased, capacity: usize) -> Graveyard<Erased> {
+        let now = self.register();
+        self.counters.returned.fetch_add(1, Ordering::Relaxed);
+        let mut store = self.shared.lock(now);
+        store.put_one(value, capacity);
+        store.unlock()
+    }
+
+    /// A snapshot of the pool's counters. See [`Stats`].
+    #[inline(never)]
+    pub(crate) fn stats(&self) -> Stats {
+        let shared = self.shared.counts();
+        let caches = lock(&self.caches).totals();
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        let mut stats = Stats {
+            created: caches.created + load(&self.counters.created),
+            hits_local: caches.hits_local,
+            hits_primary: shared.hits_primary,
+            hits_victim: shared.hits_victim,
+            returned: caches.returned + caches.dropped + load(&self.counters.returned),
+            dropped_capacity: shared.dropped_capacity + caches.dropped,
+            dropped_rotation: shared.dropped_rotation,
+            discarded: load(&self.counters.discarded),
+            rejected: load(&self.counters.rejected),
+            detached: load(&self.counters.detached),
+            idle: 0,
+        };
+        // Every returned object is, from then on, either idle, reused, or
+        // dropped by the store; thread caches hold the rest of the idle ones.
+        stats.idle = stats
+            .returned
+            .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
+        stats
+    }
+}
+
+impl Rotate for PoolCore {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn stats(&self) -> Stats {
+        PoolCore::stats(self)
+    }
+
+    #[inline(never)]
+    fn rotate_to(&self, now: u64) {
+        // The caches first, then the store (the lock order of every path
+        // that takes both). Locking the store ages its tiers; the caches of
+        // idle threads are turned over into it as their owners would turn
+        // them over on their next operation. What expires is destroyed
+        // once both locks are released.
+        let mut caches = lock(&self.caches);
+        let mut store = self.shared.lock(now);
+        caches.age_idle(now, |local| local.turn_over(&mut store, now));
+        let dead = store.unlock();
+        drop(caches);
+        drop(dead);
+    }
+}
+
+impl fmt::Debug for PoolCore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolCore")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,28 @@
+//! The engine: one pool's machinery on type-erased objects, compiled once
+//! for every pooled type, and the process-wide registry that rotation
+//! walks.
+//!
+//! Invariant: nothing here knows a typed pool. Objects are [`Erased`]
+//! boxes (`erased`); what destroys them is a function pointer each pool's
+//! core is made with. The typed pools (`crate::pool`) are built on these
+//! modules and are the only way objects enter or leave them typed.
+//!
+//! Bottom up: `erased` (the padded boxes), `slot` (the handshake between a
+//! cache's owner and a rotation, and the epoch it is read at), `store` and
+//! `graveyard` (the shared store's tiers, and where what they let go of is
+//! destroyed), `policy` (what a thread cache holds and how it refills and
+//! spills), `stats`, `registry` (every pool, `rotate`, `pools`), `auto`
+//! (the background rotation), `core` (one pool's shared half), `cache` (a
+//! thread's cache and every slow path).
+//!
+//! [`Erased`]: erased::Erased
+
+pub(crate) mod auto;
+pub(crate) mod cache;
+pub(crate) mod core;
+pub(crate) mod erased;
+pub(crate) mod policy;
+pub(crate) mod registry;
+pub(crate) mod slot;
+pub(crate) mod stats;
+pub(crate) mod store;

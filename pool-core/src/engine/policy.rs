@@ -1,0 +1,142 @@
+//! [`Local`]: what a thread's cache holds, inside its slot, and its
+//! policy: when it ages, how much it refills and spills.
+//!
+//! Invariant: the cache holds at most `bound` objects, all released in the
+//! epoch it records; a cache found in an older epoch hands its objects to
+//! the shared store (which files them as victims or expires them) before
+//! it is used again, whether its owner finds it so on its next operation
+//! or a rotation does while the owner is idle. Its buffer's capacity is the
+//! room the fast path checks, so it never exceeds `bound`.
+
+use crate::engine::erased::Erased;
+use crate::engine::store::Locked;
+
+/// What a thread's cache holds, inside its slot.
+pub(crate) struct Local {
+    /// Idle objects; the most recently released on top. Its capacity is the
+    /// room the fast path checks: it starts at zero and grows, on the slow
+    /// path and exactly (`Local::grow`), up to `bound`, so the bound is a
+    /// bound and not a preallocation (a `thread_capacity` of `usize::MAX`
+    /// costs nothing until objects are cached).
+    pub(crate) items: Vec<Erased>,
+    /// The pool's `thread_capacity`, and the bound on its shared tiers.
+    /// Learned from the pool's configuration on the first slow path, which
+    /// runs before the cache can hold anything (its capacity starts at
+    /// zero).
+    pub(crate) bound: usize,
+    pub(crate) capacity: usize,
+    /// The epoch `items` were released in.
+    pub(crate) epoch: u64,
+    /// Which bound of the cache this thread last ran into.
+    pub(crate) last_crossing: Crossing,
+}
+
+/// A bound of the thread cache that an acquire or a release ran into.
+///
+/// The batch a thread exchanges with the shared store depends on the bound
+/// it crossed last. A thread that uses the pool evenly crosses them in
+/// turn, and moves half a cache each time, so that small swings around a
+/// bound stay on the fast path. A thread that crosses the same bound twice
+/// in a row is a producer or a consumer (it acquires objects that another
+/// thread releases, or the reverse): it moves a whole cache, halving the
+/// trips to the shared store's lock (docs/PERFORMANCE.md, cross-thread).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Crossing {
+    /// Neither bound yet.
+    None,
+    /// An acquire found the cache empty (or out of date).
+    Empty,
+    /// A release found the cache full.
+    Full,
+}
+
+impl Local {
+    /// An empty cache, current at epoch `now`, its bounds not learned yet.
+    pub(crate) fn new(now: u64) -> Self {
+        Local {
+            items: Vec::new(),
+            bound: 0,
+            capacity: 0,
+            epoch: now,
+            last_crossing: Crossing::None,
+        }
+    }
+
+    /// Whether the cache has no room left in its buffer. Comparing with the
+    /// vector's own capacity (never above `bound`) lets the compiler drop
+    /// `push`'s growth check; the slow path grows the buffer up to `bound`.
+    #[inline]
+    pub(crate) fn is_full(&self) -> bool {
+        self.items.len() == self.items.capacity()
+    }
+
+    /// Takes the bounds from the pool's configuration (the same every time:
+    /// a configuration never changes).
+    pub(crate) fn learn(&mut self, thread_capacity: usize, capacity: usize) {
+        self.bound = thread_capacity;
+        self.capacity = capacity;
+    }
+
+    /// Grows the buffer towards `bound`, doubling (from four), with room for
+    /// exactly that many objects so that its capacity never passes the
+    /// bound. Returns whether there is room now; `false` if the cache is at
+    /// its bound, or if memory for the larger buffer cannot be had.
+    pub(crate) fn grow(&mut self) -> bool {
+        let len = self.items.len();
+        if len < self.items.capacity() {
+            return true;
+        }
+        if len >= self.bound {
+            return false;
+        }
+        let target = len.saturating_mul(2).max(4).min(self.bound);
+        if self.items.try_reserve_exact(target - len).is_err() {
+            return false;
+        }
+        if self.items.capacity() > self.bound {
+            // An allocator may hand out more than was asked for; the fast
+            // path must not see room beyond the bound.
+            self.items.shrink_to(self.bound);
+        }
+        len < self.items.capacity()
+    }
+
+    /// Ages the cache to epoch `now`: objects cached in an earlier epoch go
+    /// to the shared store, which files them as victims or expires them.
+    /// Its owner calls it on a slow path; a rotation calls it on an idle
+    /// owner's cache.
+    pub(crate) fn turn_over(&mut self, store: &mut Locked<'_, Erased>, now: u64) {
+        if self.epoch != now {
+            let len = self.items.len();
+            store.put_from(&mut self.items, ..len, self.epoch, self.capacity);
+        }
+        self.epoch = now;
+    }
+
+    /// Records an acquire that missed the cache, and returns how many
+    /// objects to refill it with: half a cache, or all the room there is
+    /// if the last miss was also an acquire's.
+    pub(crate) fn missed(&mut self) -> usize {
+        let room = self.bound.saturating_sub(self.items.len());
+        let batch = match self.last_crossing {
+            Crossing::Empty => room,
+            Crossing::None | Crossing::Full => room.min(self.bound / 2),
+        };
+        self.last_crossing = Crossing::Empty;
+        batch
+    }
+
+    /// Records a release that found the cache full, and returns how many
+    /// objects, from the bottom (the least recently used), to spill: the
+    /// older half, rounded up, or all of them if the last crossing was
+    /// also a full cache's.
+    pub(crate) fn overflowed(&mut self) -> usize {
+        let len = self.items.len();
+        let spill = match self.last_crossing {
+            Crossing::Full => len,
+            Crossing::None | Crossing::Empty => len.div_ceil(2),
+        };
+        self.last_crossing = Crossing::Full;
+        spill
+    }
+}

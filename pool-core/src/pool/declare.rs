@@ -1,0 +1,126 @@
+//! [`pool!`](crate::pool!), which declares pool statics: the pool, its
+//! state and its thread-local cache, each a `static` of its own.
+//!
+//! Invariant: a [`Pool`](crate::Pool) whose caches are a `thread_local!`
+//! key is a `static`, made only by this macro through
+//! `__private::finish`, so a guard may point to its [`Home`] with no hold
+//! on it.
+//!
+//! [`Home`]: crate::pool::guard::Home
+
+/// Declares `static` pools, each with its own per-thread cache.
+///
+/// ```
+/// use pool_core::{Pool, pool};
+///
+/// pool! {
+///     /// Buffers for building responses.
+///     pub static RESPONSES: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(256);
+///     static NAMES: Pool<String> = Pool::new(String::new);
+/// }
+///
+/// let mut body = RESPONSES.acquire();
+/// body.extend_from_slice(b"200 OK");
+/// ```
+///
+/// The initializer is a constant expression of type [`PoolConfig<T>`], usually
+/// [`Pool::new`] followed by [`capacity`](PoolConfig::capacity) and
+/// [`thread_capacity`](PoolConfig::thread_capacity). `T` must implement
+/// [`Reset`] and `Send`.
+///
+/// A `static` cannot be generic, so neither can a pool declared here;
+/// declare one pool per concrete type, derive `Poolable` on a generic
+/// struct (each instantiation gets a pool of its own), or make pools at run
+/// time with [`Pool::builder`].
+///
+/// The initializer is evaluated at compile time, so it cannot use run-time
+/// values. A `move` closure as the constructor gets
+/// ``error: a `pool!` static is made at compile time, so its constructor
+/// cannot capture variables ...``, which names the way out: a pool made at
+/// run time with [`Pool::builder`]. Other run-time values reach rustc's own
+/// errors first, whose suggestions do not fit a pool: `E0435` ("attempt to
+/// use a non-constant value in a constant", "consider using `let`") for a
+/// closure that borrows a local, and `E0015` ("cannot call non-const
+/// function", "consider wrapping this expression in `LazyLock`") for a
+/// capacity computed by a function. Both mean the same: make that pool at
+/// run time with `Pool::builder`.
+// Hygiene: the expansion must not break whatever the user names a static,
+// a type or a module. So it declares no type (`$ty` is resolved where only
+// the expansion's statics, in the value namespace, are in scope), and the
+// two statics it declares live in an inner block that refers to nothing of
+// the user's but `$ty`: `$init` and `$name` are used outside that block,
+// where the statics are not in scope. Every path is absolute (`$crate`,
+// `::core`), and std is reached through `$crate` for `#![no_std]` crates.
+#[macro_export]
+macro_rules! pool {
+    // A `move` closure as the constructor means it captures, which a
+    // `static`'s constructor cannot: rustc's own error for that suggests
+    // `let`, which does not apply here.
+    (
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident : $ty:ty = $($new:ident)::+ (move $($closure:tt)*) $($rest:tt)*
+    ) => {
+        ::core::compile_error!(
+            "a `pool!` static is made at compile time, so its constructor cannot capture \
+             variables: for a pool whose constructor or capacities come from run-time values, \
+             use `Pool::builder(move || ...).capacity(..).build()`; a static's constructor is \
+             a `fn` or a closure that captures nothing (it may read `const`s and `static`s)"
+        );
+        // So that the program's uses of the pool add no errors of their own.
+        $(#[$attr])*
+        $vis static $name: $crate::__private::NoPool<<$ty as $crate::__private::PoolType>::Item> =
+            $crate::__private::NoPool::new();
+    };
+    ($(
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident : $ty:ty = $init:expr;
+    )+) => {$(
+        $crate::pool! {
+            @named ::core::stringify!($name) =>
+            $(#[$attr])*
+            $vis static $name: $ty = $init;
+        }
+    )+};
+    // The derive's form, not part of the API: the pool is listed by
+    // `pools()` under the type's name rather than the static's.
+    (
+        @named $pool_name:expr =>
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident : $ty:ty = $init:expr;
+    ) => {
+        $(#[$attr])*
+        $vis static $name: $ty = {
+            let config = $init;
+            let parts = {
+                static __POOL_CORE_STATE: $crate::__private::PoolState<
+                    <$ty as $crate::__private::PoolType>::Item,
+                > = $crate::__private::PoolState::new($pool_name);
+                $crate::__private::thread_local! {
+                    static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
+                        <$ty as $crate::__private::PoolType>::Item,
+                    > = $crate::__private::LocalCache::new(&__POOL_CORE_STATE);
+                }
+                (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
+            };
+            let release = {
+                // A named `fn` rather than a closure, so that it can be
+                // `inline(always)`: a derived struct's release, with the
+                // template's check in its reset, was otherwise called, not
+                // inlined (94 instructions per round trip instead of 89).
+                #[allow(clippy::inline_always)]
+                #[inline(always)]
+                fn __pool_core_release(
+                    _: ::core::ptr::NonNull<
+                        $crate::__private::Home<<$ty as $crate::__private::PoolType>::Item>,
+                    >,
+                    value: $crate::__private::Released<<$ty as $crate::__private::PoolType>::Item>,
+                ) {
+                    $crate::__private::release(&$name, value)
+                }
+                __pool_core_release
+            };
+            // SAFETY: this is the initializer of the static `$name`.
+            unsafe { $crate::__private::finish(config, parts, release) }
+        };
+    };
+}

@@ -1,0 +1,415 @@
+//! The typed pools, on the engine: [`Pool`], the one pool type every kind
+//! of pool is (a `pool!` static, a derived type's pool, a run-time pool
+//! behind its handle, a generic struct's pool), with its fast paths.
+//!
+//! Invariant: a `Pool` is immutable. What changes as the pool runs lives in
+//! its state (`state`) and in its threads' caches, reached through
+//! [`Caches`]: for a static, a `thread_local!` and a `static` of their own,
+//! so the compiler treats the pool as a constant and folds the cache access
+//! into a direct thread-local access where the pool is named; for a
+//! run-time pool, its allocation (`runtime`).
+//!
+//! Only the fast paths here are generic over `T`; a miss or an overflow
+//! goes, with the object erased, to the engine's slow paths
+//! (`crate::engine::cache`), compiled once in pool-core.
+
+pub(crate) mod config;
+mod declare;
+pub(crate) mod guard;
+pub(crate) mod runtime;
+pub(crate) mod state;
+pub(crate) mod template;
+
+use std::fmt;
+use std::ptr::NonNull;
+
+use crate::engine::cache::{put_slow, take_slow};
+use crate::engine::erased::{Boxed, Erased, drop_boxed};
+use crate::engine::slot::epoch;
+use crate::reset::Reset;
+use crate::sync::{AtomicU64, LocalKey, Ordering};
+use config::{PoolConfig, Retain};
+use guard::{Abandoned, Home, Pooled, Released};
+use runtime::OwnedCaches;
+use state::{LocalCache, PoolState, StateRef};
+
+use crate::engine::stats::Stats;
+
+/// A pool of reusable `T`s: per-thread caches in front of a bounded shared
+/// store with a victim tier (the [crate docs](crate#how-it-works) draw the
+/// tiers).
+///
+/// A `Pool` lives in a `static` declared with [`pool!`](crate::pool!), which
+/// also gives it its per-thread cache; types that derive
+/// [`Poolable`](crate::Poolable) get one declared for them.
+/// [`acquire`](Pool::acquire) hands out a [`Pooled`] guard; dropping the
+/// guard resets the object and returns it.
+///
+/// Capacities bound the memory a pool can pin: at most `capacity` idle
+/// objects in the shared tiers, plus `thread_capacity` in each thread's
+/// cache. [`rotate`](crate::rotate) ages idle objects out. Each object is
+/// allocated with 48 bytes of padding after it, so that objects moving
+/// between threads never share a cache line.
+///
+/// # Example
+///
+/// ```
+/// use pool_core::{Pool, pool};
+///
+/// pool! {
+///     /// Scratch buffers for formatting.
+///     static BUFFERS: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096))
+///         .capacity(64)
+///         .thread_capacity(8);
+/// }
+///
+/// let mut buf = BUFFERS.acquire();
+/// buf.extend_from_slice(b"hello");
+/// let first = buf.as_ptr();
+/// drop(buf); // cleared and cached, its allocation kept
+///
+/// let buf = BUFFERS.acquire();
+/// assert!(buf.is_empty());
+/// assert_eq!(buf.as_ptr(), first); // the same buffer, reused
+/// ```
+#[repr(C)]
+pub struct Pool<T: Reset + Send + 'static> {
+    /// Where the guards that hold nothing of a part go back: for a static,
+    /// the pool itself; for a run-time pool, its allocation, on which such
+    /// a guard holds a strong count. First, so that a pointer to it is a
+    /// pointer to the pool ([`Home`]'s invariant).
+    pub(crate) home: Home<T>,
+    pub(crate) config: PoolConfig<T>,
+    local: Caches<T>,
+    pub(crate) state: StateRef<T>,
+}
+
+/// Where a pool's per-thread caches live.
+pub(crate) enum Caches<T: Reset + Send + 'static> {
+    /// The `thread_local!` that `pool!` declares, for a pool that is a
+    /// `static` (`declare`'s invariant). A constant in a pool static, so
+    /// the compiler folds the `match` on the fast paths away.
+    Static(&'static LocalKey<LocalCache<T>>),
+    /// A run-time pool's own per-object thread-locals.
+    Owned(OwnedCaches<T>),
+}
+
+impl<T: Reset + Send + 'static> Pool<T> {
+    /// Starts the declaration of a pool that makes new objects with `create`
+    /// when it has no idle one, with [`DEFAULT_CAPACITY`](crate::DEFAULT_CAPACITY)
+    /// and [`DEFAULT_THREAD_CAPACITY`](crate::DEFAULT_THREAD_CAPACITY).
+    /// [`pool!`](crate::pool!) turns the returned [`PoolConfig`] into the
+    /// pool, with its per-thread cache.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static LINES: Pool<String> = Pool::new(String::new); }
+    ///
+    /// let line = LINES.acquire();
+    /// assert!(line.is_empty());
+    /// ```
+    ///
+    /// A pool needs the statics that `pool!` declares, so a `static` of type
+    /// `Pool` written without the macro is a type error, not a pool that
+    /// silently runs without its thread cache:
+    ///
+    /// ```compile_fail,E0308
+    /// use pool_core::Pool;
+    ///
+    /// static LINES: Pool<String> = Pool::new(String::new); // expected `Pool`, found `PoolConfig`
+    /// ```
+    // Not `Self`: a pool needs statics that only `pool!` can declare, so a
+    // `static` of type `Pool` written without the macro fails to compile
+    // rather than silently running without its thread cache.
+    #[allow(clippy::new_ret_no_self)]
+    pub const fn new(create: fn() -> T) -> PoolConfig<T> {
+        PoolConfig::new(create)
+    }
+
+    /// Builds the pool [`pool!`](crate::pool!) declares, from its recipe and
+    /// its statics; its guards go back through `release`.
+    ///
+    /// # Safety
+    ///
+    /// The pool is the initializer of a `static` (`declare`'s invariant):
+    /// its guards point to it with no hold.
+    pub(crate) const unsafe fn from_parts(
+        config: PoolConfig<T>,
+        local: &'static LocalKey<LocalCache<T>>,
+        state: &'static PoolState<T>,
+        release: fn(NonNull<Home<T>>, Released<T>),
+    ) -> Self {
+        Pool {
+            home: Home {
+                release,
+                abandon: abandon_static::<T>,
+            },
+            config,
+            local: Caches::Static(local),
+            state: StateRef::from_static(state),
+        }
+    }
+
+    /// Builds a run-time pool's `Pool`, from pointers into its allocation,
+    /// which holds it first; `home` is for guards that hold a strong count
+    /// on that allocation.
+    pub(crate) fn owned(
+        home: Home<T>,
+        config: PoolConfig<T>,
+        caches: OwnedCaches<T>,
+        state: StateRef<T>,
+    ) -> Self {
+        Pool {
+            home,
+            config,
+            local: Caches::Owned(caches),
+            state,
+        }
+    }
+
+    /// Takes an idle object, or makes one, and returns it in a guard that
+    /// gives it back when dropped.
+    ///
+    /// Looks in this thread's cache, then the shared primary tier, then the
+    /// shared victim tier; only if all are empty does it call the
+    /// constructor.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static POOL: Pool<String> = Pool::new(String::new); }
+    ///
+    /// let mut s = POOL.acquire();
+    /// s.push_str("hello");
+    /// assert_eq!(*s, "hello");
+    /// ```
+    #[inline]
+    pub fn acquire(&self) -> Pooled<T> {
+        match &self.local {
+            Caches::Static(key) => {
+                let now = epoch().now();
+                let value = match key.try_with(|cache| self.take(Some(cache), now)) {
+                    Ok(value) => value,
+                    // This thread's cache is gone (we are in a thread-local
+                    // destructor): go without it.
+                    Err(_) => self.take(None, now),
+                };
+                // SAFETY: a pool with a `thread_local!` key is a static
+                // (`declare`'s invariant), so its home lives for ever and
+                // the guard needs no hold on it.
+                unsafe { Pooled::new(value, NonNull::from(&self.home)) }
+            }
+            Caches::Owned(caches) => caches.acquire(self),
+        }
+    }
+
+    /// Makes objects until the shared store holds `n` idle ones (at most
+    /// [`capacity`](PoolConfig::capacity)), so that a burst on any thread
+    /// is served without calling the constructor. Returns how many it made.
+    ///
+    /// The objects wait in the shared primary tier, where every thread's
+    /// first acquires find them (a thread's first miss also refills half
+    /// its cache from them). They are counted as
+    /// [`created`](Stats::created) and [`returned`](Stats::returned), so
+    /// [`idle`](Stats::idle) includes them. Like every idle object they
+    /// age: unused across two [rotations](crate::rotate), they are dropped.
+    /// The constructor runs on the calling thread, with no lock held.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096)).capacity(16);
+    /// }
+    ///
+    /// assert_eq!(BUFFERS.prefill(32), 16); // bounded by `capacity`
+    /// assert_eq!(BUFFERS.prefill(8), 0); // the store already holds 8
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.created, stats.idle), (16, 16));
+    ///
+    /// let buf = BUFFERS.acquire(); // no constructor call
+    /// assert!(buf.capacity() >= 4096);
+    /// assert_eq!(BUFFERS.stats().created, 16);
+    /// ```
+    pub fn prefill(&self, n: usize) -> usize {
+        self.state
+            .prefill(n, self.config.capacity, || self.config.create.call())
+    }
+
+    /// A snapshot of this pool's counters. See [`Stats`].
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// let a = POOL.acquire();
+    /// assert_eq!(POOL.stats().created, 1);
+    /// drop(a);
+    /// assert_eq!(POOL.stats().idle, 1);
+    /// ```
+    pub fn stats(&self) -> Stats {
+        self.state.stats()
+    }
+
+    /// Acquires with `cache` as this thread's cache.
+    #[inline]
+    pub(crate) fn take(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+        if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
+            return value;
+        }
+        self.take_slow(cache, now)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
+        let cache = cache.map(LocalCache::raw);
+        match take_slow(&self.state.core, cache, now, thread_capacity, capacity) {
+            // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
+            // erasure invariant, `crate::state::PoolCore`).
+            Some(value) => unsafe { value.into_boxed() },
+            None => self.state.create(cache, || self.config.create.call()),
+        }
+    }
+
+    /// Resets `value` and returns it to the pool.
+    #[inline(always)]
+    pub(crate) fn put(&self, value: Boxed<T>) {
+        let Some(value) = self.prepare(value) else {
+            return;
+        };
+        let key = match &self.local {
+            Caches::Static(key) => key,
+            Caches::Owned(caches) => {
+                let now = epoch().now();
+                return self.give(caches.cache(), value, now);
+            }
+        };
+        let now = epoch().now();
+        let mut value = Some(value);
+        let cached = key.try_with(|cache| {
+            if let Some(value) = value.take() {
+                self.give(Some(cache), value, now);
+            }
+        });
+        if let (Err(_), Some(value)) = (cached, value) {
+            // This thread's cache is gone: straight to the shared store.
+            self.put_slow(None, value);
+        }
+    }
+
+    /// Resets a released object and runs the pool's `retain` test on it:
+    /// the object to keep, or `None` if the test dropped it.
+    #[inline(always)]
+    pub(crate) fn prepare(&self, mut value: Boxed<T>) -> Option<Boxed<T>> {
+        self.reset(&mut value);
+        // A constant `None` for a `pool!` without `retain`, which the
+        // compiler folds away in the release `pool!` generates.
+        if let Some(retain) = &self.config.retain {
+            if !self.retains(retain, &value) {
+                self.reject(value);
+                return None;
+            }
+        }
+        Some(value)
+    }
+
+    /// Runs the user's `reset`, counting the object as discarded if it
+    /// panics (the unwind then drops it: a half-reset object is never
+    /// reused).
+    #[inline(always)]
+    pub(crate) fn reset(&self, value: &mut T) {
+        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+        value.reset();
+        std::mem::forget(on_unwind);
+    }
+
+    /// Runs the pool's `retain` predicate on a reset object. A predicate
+    /// that panics drops the object with the unwind, counted as discarded,
+    /// as a panicking `reset` does.
+    #[inline(never)]
+    fn retains(&self, retain: &Retain<T>, value: &T) -> bool {
+        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+        let keep = retain.call(value);
+        std::mem::forget(on_unwind);
+        keep
+    }
+
+    /// Drops an object the `retain` predicate refused, counted as
+    /// rejected. No lock is held: its destructor is user code.
+    #[cold]
+    #[inline(never)]
+    fn reject(&self, value: Boxed<T>) {
+        self.state.core.reject();
+        drop_boxed(value);
+    }
+
+    /// Returns an already reset `value` with `cache` as this thread's cache.
+    #[inline(always)]
+    pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
+        match cache {
+            Some(cache) => {
+                if let Err(value) = cache.push(value, now) {
+                    self.put_slow(Some(cache), value);
+                }
+            }
+            None => self.put_slow(None, value),
+        }
+    }
+
+    /// Files `value` when the thread cache is full, gone or disabled.
+    #[cold]
+    #[inline(never)]
+    fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
+        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
+        let cache = cache.map(LocalCache::raw);
+        put_slow(
+            &self.state.core,
+            cache,
+            Erased::new(value),
+            thread_capacity,
+            capacity,
+        );
+    }
+}
+
+/// The `abandon` of a static pool's guards ([`Home`]): they hold nothing.
+fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    // SAFETY: a static pool's home is its first field (`repr(C)`), and the
+    // pool lives for ever.
+    unsafe { home.cast::<Pool<T>>().as_ref() }.abandon(value);
+}
+
+impl<T: Reset + Send + 'static> Pool<T> {
+    /// Counts and drops an object that does not come back: `Some`,
+    /// discarded; `None`, taken out of the pool for good (detached).
+    pub(crate) fn abandon(&self, Abandoned(value): Abandoned<T>) {
+        match value {
+            Some(value) => self.state.core.discard(Erased::new(value)),
+            None => self.state.core.detach(),
+        }
+    }
+}
+
+/// Counts an object as discarded if dropped: forgotten once the user code
+/// it guards has returned, so it costs nothing unless that code panics.
+struct DiscardOnUnwind<'a>(&'a AtomicU64);
+
+impl Drop for DiscardOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pool")
+            .field("capacity", &self.config.capacity)
+            .field("thread_capacity", &self.config.thread_capacity)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}

@@ -1,0 +1,302 @@
+//! Pools made at run time: [`PoolBuilder`], which makes one, and
+//! [`PoolHandle`], a handle that dereferences to the [`Pool`].
+//!
+//! A run-time pool is one allocation, an `Arc` of `Inner` (`handle`), that
+//! holds everything a `pool!` declares as statics: the immutable [`Pool`], the
+//! per-thread caches (a [`ThreadLocal`] instead of a `thread_local!`), the
+//! state, and the builder's closures. The `Pool` points at its siblings, so
+//! the whole tier algorithm (caches, shared store, rotation, the slot
+//! handshake, statistics) is the static pools' code, unchanged.
+//!
+//! Invariant: the allocation lives while a handle, a guard, or a rotation
+//! (or [`pools`](crate::pools) entry) visiting it does. Handles are
+//! `Arc`s. A guard counts on its thread's part of the pool (`part`, its
+//! entry of the `ThreadLocal`), and each part that has lent a guard holds one
+//! strong count until the pool is closed and its guards are back (`Part`
+//! states the protocol); a guard acquired on a thread that has no part (it
+//! is destroying its thread-locals) holds a strong count of its own. The
+//! registry holds a `Weak`, so it keeps nothing alive and forgets the pool
+//! once it is gone. Its fields drop in order: the `Pool` (plain pointers),
+//! every thread's part and cache (each cache hands its objects to the
+//! state's shared store, as a thread's exit does), then the state, whose
+//! store drops every object, and the closures last, which nothing calls by
+//! then.
+//!
+//! The threads find their parts through a memo of the last four run-time
+//! pools each used (`memo`), in front of the `ThreadLocal`'s lookup.
+//!
+//! Why `ThreadLocal` (the `thread_local` crate) and not a cache of our own:
+//! it is the well-kept crate made for per-object thread-local storage, with
+//! a lock-free lookup by thread id, and dropping it drops every thread's
+//! entry, which is what gives back the objects cached by threads that are
+//! still alive. Its one difference from `thread_local!`: a thread's exit
+//! does not drop the thread's entry (the next thread to get the same id
+//! inherits it). So a run-time pool's objects cached by an exited thread
+//! stay there until that id is reused, a rotation ages them (the cache is
+//! idle, and the slot handshake reaches it), or the pool is dropped,
+//! instead of moving to the shared store at the exit.
+
+mod generic;
+mod handle;
+mod memo;
+mod part;
+
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::{Arc, Weak};
+
+use crate::engine::registry::Rotate;
+use crate::pool::Pool;
+use crate::pool::config::{
+    Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, Retain,
+};
+use crate::pool::guard::Home;
+use crate::pool::state::{PoolState, StateRef};
+use crate::reset::Reset;
+use crate::sync::{AtomicUsize, Mutex, Owners, ThreadLocal};
+use handle::{Inner, abandon_counted, release_counted};
+
+pub(crate) use generic::generic_pool;
+pub use handle::PoolHandle;
+pub(crate) use part::OwnedCaches;
+
+/// The recipe for a pool made at run time, from [`Pool::builder`]: its
+/// constructor, capacities, name and `retain` test, any of them from
+/// run-time values. [`build`](PoolBuilder::build) makes the pool.
+///
+/// ```
+/// use pool_core::Pool;
+///
+/// let size = 4096; // from a configuration file, say
+/// let pool = Pool::builder(move || Vec::<u8>::with_capacity(size))
+///     .capacity(64)
+///     .thread_capacity(8)
+///     .name("buffers")
+///     .build();
+/// assert!(pool.acquire().capacity() >= size);
+/// ```
+pub struct PoolBuilder<T: Reset + Send + 'static> {
+    create: CreateFn<T>,
+    capacity: usize,
+    thread_capacity: usize,
+    retain: Option<RetainFn<T>>,
+    name: &'static str,
+}
+
+/// A run-time pool's constructor and `retain` test, as the pool keeps them.
+type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
+type RetainFn<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
+
+impl<T: Reset + Send + 'static> Pool<T> {
+    /// Starts a pool made at run time, which makes new objects with
+    /// `create`, any `Fn() -> T` (a closure may capture configuration).
+    /// [`PoolBuilder::build`] returns a [`PoolHandle`], which dereferences
+    /// to the `Pool`.
+    ///
+    /// The defaults are those of [`Pool::new`]:
+    /// [`DEFAULT_CAPACITY`](crate::DEFAULT_CAPACITY) and
+    /// [`DEFAULT_THREAD_CAPACITY`](crate::DEFAULT_THREAD_CAPACITY).
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    ///
+    /// let greeting = String::from("hello, ");
+    /// let pool = Pool::builder(move || greeting.clone()).build();
+    /// let mut s = pool.acquire();
+    /// assert_eq!(*s, "hello, ");
+    /// s.push_str("world");
+    /// ```
+    pub fn builder(create: impl Fn() -> T + Send + Sync + 'static) -> PoolBuilder<T> {
+        PoolBuilder {
+            create: Arc::new(create),
+            capacity: DEFAULT_CAPACITY,
+            thread_capacity: DEFAULT_THREAD_CAPACITY,
+            retain: None,
+            name: std::any::type_name::<T>(),
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> PoolBuilder<T> {
+    /// Sets how many idle objects the shared tiers keep, as
+    /// [`PoolConfig::capacity`] does for a static pool.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(String::new).capacity(16).build();
+    /// assert_eq!(pool.prefill(100), 16);
+    /// ```
+    #[must_use]
+    pub fn capacity(mut self, capacity: usize) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// Sets how many idle objects each thread's cache keeps, as
+    /// [`PoolConfig::thread_capacity`] does for a static pool.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(String::new).thread_capacity(4).build();
+    /// drop(pool.acquire());
+    /// ```
+    #[must_use]
+    pub fn thread_capacity(mut self, thread_capacity: usize) -> Self {
+        self.thread_capacity = thread_capacity;
+        self
+    }
+
+    /// Sets the name [`pools`](crate::pools) lists the pool under (by
+    /// default, the name of `T`). A name made at run time can be given
+    /// with `String::leak`.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(String::new).name("lines").build();
+    /// drop(pool.acquire());
+    /// assert!(pool_core::pools().iter().any(|p| p.name() == "lines"));
+    /// ```
+    #[must_use]
+    pub fn name(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
+    }
+
+    /// Sets a test every released object must pass, after its reset, to
+    /// stay in the pool, as [`PoolConfig::retain`] does for a static pool;
+    /// here it may be any closure.
+    ///
+    /// ```
+    /// let max = 1 << 20;
+    /// let pool = pool_core::Pool::builder(Vec::<u8>::new)
+    ///     .retain(move |buf: &Vec<u8>| buf.capacity() <= max)
+    ///     .build();
+    /// let mut buf = pool.acquire();
+    /// buf.reserve(2 * max);
+    /// drop(buf);
+    /// assert_eq!(pool.stats().rejected, 1);
+    /// ```
+    #[must_use]
+    pub fn retain(mut self, retain: impl Fn(&T) -> bool + Send + Sync + 'static) -> Self {
+        self.retain = Some(Arc::new(retain));
+        self
+    }
+
+    /// Makes the pool, and returns its first handle.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(String::new).build();
+    /// let other = pool.clone(); // the same pool
+    /// drop(other.acquire());
+    /// assert_eq!(pool.stats().idle, 1);
+    /// ```
+    pub fn build(self) -> PoolHandle<T> {
+        let PoolBuilder {
+            create,
+            capacity,
+            thread_capacity,
+            retain,
+            name,
+        } = self;
+        let recipe = Recipe::Closures {
+            create,
+            capacity,
+            thread_capacity,
+            retain,
+        };
+        PoolHandle::new(Inner::make(recipe, name))
+    }
+}
+
+/// What a run-time pool is made from: the builder's closures, or the
+/// `PoolConfig` of a generic derived struct's pool (plain functions).
+enum Recipe<T: Reset + Send + 'static> {
+    Closures {
+        create: CreateFn<T>,
+        capacity: usize,
+        thread_capacity: usize,
+        retain: Option<RetainFn<T>>,
+    },
+    Config(PoolConfig<T>),
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// Makes a run-time pool's allocation, its `Pool` pointing at its
+    /// siblings.
+    fn make(recipe: Recipe<T>, name: &'static str) -> Arc<Self> {
+        let id = next_pool_id();
+        Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
+            let base = weak.as_ptr().cast_mut();
+            // SAFETY: `base` points into the allocation being made, whose
+            // fields are written when this closure returns; taking a
+            // field's address reads nothing.
+            let state = unsafe { &raw mut (*base).state };
+            // SAFETY: both point into the allocation (`base` with the
+            // provenance of all of it, `Arc`'s counts included), which
+            // outlives the `Pool`s that hold them (module docs: the `Pool`s
+            // are dropped first, and only used while the allocation
+            // lives); the state is made by `with_owner` below, and `id` is
+            // this pool's own.
+            let (state_ref, owned) = unsafe {
+                (
+                    StateRef::from_owned(NonNull::new_unchecked(state)),
+                    OwnedCaches::new(NonNull::new_unchecked(base), id),
+                )
+            };
+            let (config, create, retain) = match recipe {
+                Recipe::Closures {
+                    create,
+                    capacity,
+                    thread_capacity,
+                    retain,
+                } => {
+                    // SAFETY: the closures are the `Arc`s moved into the
+                    // allocation below, dropped after the `Pool` (module
+                    // docs).
+                    let config = PoolConfig {
+                        create: Create::Closure(unsafe { Closure::new(&*create) }),
+                        capacity,
+                        thread_capacity,
+                        retain: retain
+                            .as_deref()
+                            .map(|retain| Retain::Closure(unsafe { Closure::new(retain) })),
+                    };
+                    (config, Some(create), retain)
+                }
+                Recipe::Config(config) => (config, None, None),
+            };
+            let owner: Weak<dyn Rotate> = weak.clone();
+            let home = Home {
+                release: release_counted::<T>,
+                abandon: abandon_counted::<T>,
+            };
+            Inner {
+                pool: Pool::owned(home, config, owned, state_ref),
+                caches: ThreadLocal::new(),
+                state: PoolState::with_owner(name, owner),
+                _create: create,
+                _retain: retain,
+                owners: Owners::new(),
+                owned,
+                handles: AtomicUsize::new(1),
+                parts: Mutex::new(Vec::new()),
+                part_slow: OwnedCaches::part_slow,
+            }
+        })
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolBuilder")
+            .field("name", &self.name)
+            .field("capacity", &self.capacity)
+            .field("thread_capacity", &self.thread_capacity)
+            .field("retain", &self.retain.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A unique id for a run-time pool, never reused: the key of the calling
+/// thread's memo (`memo`). Only uniqueness matters, so no model needs it.
+fn next_pool_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}

@@ -1,0 +1,315 @@
+//! A thread's part of a run-time pool: its entry in the pool's
+//! `ThreadLocal`, with the thread's cache and the counts of the guards it
+//! lent, and [`OwnedCaches`], how the pool's `Pool` finds the calling
+//! thread's part (the memo, then the `ThreadLocal`).
+//!
+//! Invariant: the count protocol stated on [`Part`]: a part that has lent
+//! a guard holds one strong count on the pool until the pool is closed and
+//! every guard it lent is back; a guard holds a count on its part, given
+//! back by its home's `release` or `abandon` ([`Home`]).
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crossbeam_utils::CachePadded;
+
+use super::handle::Inner;
+use super::memo::{self, Memo};
+use crate::engine::cache::RawCache;
+use crate::engine::slot::epoch;
+use crate::pool::Pool;
+use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::state::LocalCache;
+use crate::reset::Reset;
+use crate::sync::{AtomicUsize, Ordering, lock};
+
+/// A pointer to a part, in the pool's list, for its count of guards out.
+pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<Part<T>>);
+
+// SAFETY: a pointer to a part, of which only the atomics `lent` and `back`
+// are reached through it; the part lives as long as the pool that lists it.
+unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
+
+/// A thread's part of a run-time pool, its entry in the pool's
+/// `ThreadLocal`: the thread's cache, and the counts of the guards acquired
+/// on the thread and of those given back.
+///
+/// The counts are how a guard keeps its pool alive without writing a line
+/// that every thread shares (a strong count per guard made two threads on
+/// one pool slower than one). They are two, on two lines: `lent`, written
+/// by the owner alone (a load and a store per acquire), and `back`, which
+/// every release of one of the part's guards adds to, on whatever thread;
+/// and `lent` is on a line apart from the `pool` fields those releases
+/// read.
+/// One count that both sides read-modify-write would move its line between
+/// the two cores for every object handed from one thread to another.
+/// Invariant, with `lent` = `ONE` × guards acquired + `HELD`, and `back` =
+/// `ONE` × guards given back (+ `CLOSED` − `ONE` × guards acquired, once
+/// closed), all modulo `usize`:
+/// - From its first acquire the part holds one strong count on the pool
+///   (`HELD`), taken while that acquire's handle keeps the pool alive.
+/// - When the last handle goes, `close` adds `CLOSED` − `ONE` × guards
+///   acquired to `back` of every held part (no acquire can follow: it
+///   needs a handle, and the handles' count orders every earlier acquire
+///   before `close`). From then `back` is `CLOSED` exactly when every
+///   guard is back, which before `close` it never is (`CLOSED` is its low
+///   bit). The one read-modify-write of `back` that makes it `CLOSED`,
+///   `close`'s or a release's (`give_back`), gives back the part's count.
+/// - A release touches nothing of the pool after its addition to `back`,
+///   unless it is the one that gives the count back.
+#[repr(C)]
+pub(super) struct Part<T: Reset + Send + 'static> {
+    /// What the guards acquired through this part point to, released
+    /// through [`part_release`] and [`part_abandon`]. First, so that a
+    /// guard's home is a pointer to its part ([`Home`]'s invariant).
+    home: Home<T>,
+    /// Written by the owner only, read by `close`. On a line of its own:
+    /// the owner writes it at every acquire, and the home's line is read
+    /// by every release of the part's guards, on whatever thread; sharing
+    /// it would move that line between the cores for every object handed
+    /// across.
+    pub(super) lent: CachePadded<AtomicUsize>,
+    /// Added to by the releases of the part's guards, on any thread: on a
+    /// line of its own, away from what the owner writes and reads.
+    pub(super) back: CachePadded<AtomicUsize>,
+    /// The pool's allocation, with the provenance of all of it.
+    inner: NonNull<Inner<T>>,
+    /// The thread's cache, without its type (`LocalCache::from_raw`).
+    pub(super) cache: RawCache,
+}
+
+/// The unit of `Part::lent` and `Part::back`, and their flags (`HELD` of
+/// `lent`, `CLOSED` of `back`).
+const ONE: usize = 2;
+pub(super) const HELD: usize = 1;
+pub(super) const CLOSED: usize = 1;
+
+// SAFETY: a part moves to another thread only as a `ThreadLocal` entry
+// (`LocalCache`'s `Send` says how), and `inner` points to the pool, which
+// is `Sync`.
+unsafe impl<T: Reset + Send + 'static> Send for Part<T> {}
+
+impl<T: Reset + Send + 'static> Part<T> {
+    /// The thread's cache, typed.
+    #[inline(always)]
+    fn cache(&self) -> &LocalCache<T> {
+        // SAFETY: the cache of a pool of `T`s, which holds only `T`s.
+        unsafe { LocalCache::from_raw(&self.cache) }
+    }
+
+    /// Takes the part's strong count on the pool, at its first acquire.
+    #[cold]
+    #[inline(never)]
+    fn hold(&self) {
+        // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
+        // and the acquiring handle keeps the pool alive.
+        unsafe { Arc::increment_strong_count(self.inner.as_ptr().cast_const()) };
+        let lent = self.lent.load(Ordering::Relaxed);
+        self.lent.store(lent | HELD, Ordering::Relaxed);
+    }
+
+    /// Counts a guard lent, on the owner's thread: a load and a store, as
+    /// no other thread writes `lent`.
+    #[inline(always)]
+    fn lend(&self) {
+        let lent = self.lent.load(Ordering::Relaxed);
+        if lent & HELD == 0 {
+            self.hold();
+        }
+        let lent = self.lent.load(Ordering::Relaxed);
+        self.lent.store(lent.wrapping_add(ONE), Ordering::Relaxed);
+    }
+}
+
+/// How a run-time pool's `Pool`s reach the threads' parts: the pool's
+/// allocation, and its id, the key of the threads' memo.
+pub(crate) struct OwnedCaches<T: Reset + Send + 'static> {
+    inner: NonNull<Inner<T>>,
+    id: u64,
+}
+
+impl<T: Reset + Send + 'static> OwnedCaches<T> {
+    /// How the pool at `inner`, whose memo key is `id`, finds its parts.
+    ///
+    /// # Safety
+    ///
+    /// `inner` points to the pool's allocation, with the provenance of all
+    /// of it, and outlives every `Pool` holding the result.
+    pub(super) unsafe fn new(inner: NonNull<Inner<T>>, id: u64) -> Self {
+        OwnedCaches { inner, id }
+    }
+
+    /// [`Pool::acquire`] for the run-time pool `pool`, whose caches these
+    /// are: through the calling thread's part, which counts the guard out.
+    #[inline]
+    pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
+        let Some(part) = self.part() else {
+            return self.acquire_counted(pool);
+        };
+        // SAFETY: this thread's part, alive as long as the pool (which the
+        // caller's `&Pool` keeps alive); other threads touch only its
+        // `back`.
+        let here = unsafe { part.as_ref() };
+        let value = pool.take(Some(here.cache()), epoch().now());
+        here.lend();
+        // SAFETY: the guard's count on the part, which holds the pool
+        // (`Part`'s invariant), is given back by `part_release` or
+        // `part_abandon`; the part's home is its first field (`repr(C)`).
+        unsafe { Pooled::new(value, part.cast::<Home<T>>()) }
+    }
+
+    /// An acquire on a thread that is destroying its thread-locals, which
+    /// has no part: without a cache, the guard holding a strong count.
+    #[cold]
+    #[inline(never)]
+    fn acquire_counted(&self, pool: &Pool<T>) -> Pooled<T> {
+        let value = pool.take(None, epoch().now());
+        let inner = self.inner.as_ptr().cast_const();
+        // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
+        // and the caller's `&Pool` keeps the pool alive; the guard's count
+        // is given back by `release_counted` or `abandon_counted`.
+        unsafe { Arc::increment_strong_count(inner) };
+        // SAFETY: the guard holds the count taken above; the pool's home is
+        // the first field of the `Inner`'s first field (both `repr(C)`),
+        // and the pointer keeps the whole allocation's provenance.
+        unsafe { Pooled::new(value, self.inner.cast::<Home<T>>()) }
+    }
+}
+
+// SAFETY: a pointer to the pool, which is `Sync`, kept alive by whatever
+// holds the `Pool` this is part of.
+unsafe impl<T: Reset + Send + 'static> Send for OwnedCaches<T> {}
+// SAFETY: as above.
+unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
+
+impl<T: Reset + Send + 'static> Clone for OwnedCaches<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Reset + Send + 'static> Copy for OwnedCaches<T> {}
+
+impl<T: Reset + Send + 'static> OwnedCaches<T> {
+    /// The calling thread's cache, made (and registered) on first use;
+    /// `None` once the thread is destroying its thread-locals.
+    #[inline(always)]
+    pub(crate) fn cache(&self) -> Option<&LocalCache<T>> {
+        // SAFETY: a part lives as long as its pool, which outlives `self`'s
+        // use (what holds `self` keeps the pool alive).
+        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
+    }
+
+    /// The calling thread's part: from the thread's [`memo`], or through
+    /// the `ThreadLocal`, then recorded in the memo. `None` once the thread
+    /// is destroying its thread-locals (see [`Memo::Off`]).
+    #[inline(always)]
+    fn part(&self) -> Option<NonNull<Part<T>>> {
+        match memo::get(self.id) {
+            // Recorded by `part_slow`, on this thread, for the pool whose
+            // id this is (ids are never reused), which is alive: `self` is
+            // its. So it is this thread's entry of the pool's `ThreadLocal`,
+            // which stays where it is until the pool is dropped, and which
+            // no other thread is handed while the memo is on (`memo`'s
+            // invariant).
+            Memo::Hit(part) => Some(part.cast()),
+            // SAFETY: the pool, alive while `self` is used.
+            Memo::Miss => Some((unsafe { self.inner.as_ref() }.part_slow)(self)),
+            Memo::Off => None,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn part_slow(&self) -> NonNull<Part<T>> {
+        // SAFETY: the pool, alive while `self` is used.
+        let inner = unsafe { self.inner.as_ref() };
+        let mut made = false;
+        let entry = inner.caches.get_or(|| {
+            made = true;
+            CachePadded::new(Part {
+                home: Home {
+                    release: part_release::<T>,
+                    abandon: part_abandon::<T>,
+                },
+                lent: CachePadded::new(AtomicUsize::new(0)),
+                back: CachePadded::new(AtomicUsize::new(0)),
+                inner: self.inner,
+                cache: RawCache::new(inner.pool.state.core()),
+            })
+        });
+        // The pointer kept (by the memo, the list and guards) is derived
+        // from `get`, not from what `get_or` returned: a new entry is
+        // returned through the crate's `&mut` to it, which the next
+        // thread's `get` (a thread that inherits the entry) would
+        // invalidate, under Stacked Borrows, along with every pointer
+        // derived from it.
+        let entry = inner.caches.get().unwrap_or(entry);
+        let part = NonNull::from(&**entry);
+        if made {
+            // The pointer the memo holds too: every access to the part
+            // derives from this one.
+            lock(&inner.parts).push(Lent(part));
+        }
+        memo::set(self.id, part.cast());
+        part
+    }
+}
+
+/// Gives a guard's count back to its part when dropped, also when the
+/// reset, the `retain` test or a destructor on the way panics.
+struct GiveBack<T: Reset + Send + 'static>(NonNull<Part<T>>);
+
+impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
+    fn drop(&mut self) {
+        // SAFETY: the guard's part and count, given up by its home's call.
+        unsafe { give_back(self.0) };
+    }
+}
+
+/// The `release` of a guard acquired through a thread's part ([`Home`]):
+/// returns the object through the pool, on whatever thread this is, then
+/// gives back the guard's count on the part.
+fn part_release<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
+    let part = home.cast::<Part<T>>();
+    let _give_back = GiveBack(part);
+    // SAFETY: the guard's count keeps the part's hold, and so the pool,
+    // alive until `_give_back` drops; `inner` is never written after the
+    // part is made.
+    let inner = unsafe { (*part.as_ptr()).inner };
+    // SAFETY: as above.
+    unsafe { inner.as_ref() }.put(value.0);
+}
+
+/// The `abandon` of a guard acquired through a thread's part ([`Home`]).
+fn part_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    let part = home.cast::<Part<T>>();
+    let _give_back = GiveBack(part);
+    // SAFETY: as in `part_release`.
+    let inner = unsafe { (*part.as_ptr()).inner };
+    // SAFETY: as above.
+    unsafe { inner.as_ref() }.pool.abandon(value);
+}
+
+/// Gives back a guard's count on the part it was acquired through, and the
+/// part's count on the pool if that was the closed part's last guard
+/// (`Part`'s invariant).
+///
+/// # Safety
+///
+/// `part` is a guard's part, and the guard gives its count up: nothing of
+/// the pool may be used by the caller after this call.
+unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>) {
+    // Read before the addition: once it is done the part may be gone.
+    // SAFETY: alive by the guard's count; `back` is only reached as an
+    // atomic, `inner` is never written after the part is made.
+    let (back, inner) = unsafe { (&(*part.as_ptr()).back, (*part.as_ptr()).inner) };
+    if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
+        // SAFETY: the part's count on the pool, which only this release
+        // gives back; `inner` has `Arc::as_ptr`'s provenance.
+        unsafe {
+            (*inner.as_ptr()).owners.leave();
+            Arc::decrement_strong_count(inner.as_ptr().cast_const());
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! A typed pool's state and thread cache: [`PoolState<T>`], the engine's
+//! [`PoolCore`] with the pool's `T`, and [`LocalCache<T>`], a thread's
+//! [`RawCache`] that knows its objects are `T`s.
+//!
+//! Invariant (erasure): these are the only ways objects enter or leave a
+//! core typed. [`PoolState::new`] makes the core's dispose function for
+//! `T`, and every object filed in that core, in its store or a cache of it,
+//! was erased from a `Boxed<T>` of the same `T`, here or by the pool's fast
+//! paths (`crate::pool`).
+//!
+//! A static pool's state is a `static` of its own, apart from the immutable
+//! [`Pool`](crate::Pool) static, reached by the pool through a
+//! [`StateRef`] and by each thread's cache through a [`CoreRef`]; a
+//! run-time pool's is a field of its allocation (`crate::pool::runtime`).
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::Weak;
+
+use crate::engine::cache::RawCache;
+use crate::engine::core::{CoreRef, PoolCore};
+use crate::engine::erased::{Boxed, Erased, boxed_with, dispose};
+use crate::engine::registry::Rotate;
+use crate::engine::stats::Stats;
+use crate::pool::template::Template;
+use crate::reset::Reset;
+use crate::sync::const_fn;
+
+/// What a pool changes as it runs: its shared store and its counters.
+/// Declared by [`pool!`](crate::pool!) as a `static` of its own.
+#[doc(hidden)]
+pub struct PoolState<T: Reset + Send + 'static> {
+    /// The store, the caches and the counters, on erased objects: every
+    /// object filed in it is a `Boxed<T>` of this `T`.
+    pub(crate) core: PoolCore,
+    /// The constructor's values, for the reset of a generic derived struct,
+    /// whose template cannot be a `static` of its own (`crate::pool::template`).
+    pub(crate) template: Template<T>,
+}
+
+/// A pointer to a pool's state, for the pool: a `&'static` for a `pool!`
+/// static, or a pointer into the allocation of a run-time pool
+/// (`crate::pool::runtime`), which drops its caches and its `Pool` before its
+/// state.
+pub(crate) struct StateRef<T: Reset + Send + 'static>(NonNull<PoolState<T>>);
+
+impl<T: Reset + Send + 'static> StateRef<T> {
+    /// A pool static's state.
+    pub(crate) const fn from_static(state: &'static PoolState<T>) -> Self {
+        // `NonNull::from_ref` would say this safely, but it is const only
+        // from Rust 1.89 and the crate supports 1.85.
+        // SAFETY: a reference is never null.
+        StateRef(unsafe { NonNull::new_unchecked(std::ptr::from_ref(state).cast_mut()) })
+    }
+
+    /// A run-time pool's state.
+    ///
+    /// # Safety
+    ///
+    /// `state` must outlive the returned pointer and its copies, and must
+    /// have been made by [`PoolState::with_owner`].
+    pub(crate) unsafe fn from_owned(state: NonNull<PoolState<T>>) -> Self {
+        StateRef(state)
+    }
+
+    /// The state's core, for as long as the state lives.
+    #[inline(always)]
+    pub(crate) fn core(self) -> CoreRef {
+        // SAFETY: `self.0` points to a live state (`StateRef`'s promise);
+        // the field's address is taken without making a reference, so the
+        // pointer keeps the provenance `self.0` has.
+        // The core lives as long as its state, which outlives every holder
+        // of a `StateRef` (and so of the caches made from it).
+        unsafe { CoreRef::new(NonNull::new_unchecked(&raw mut (*self.0.as_ptr()).core)) }
+    }
+}
+
+impl<T: Reset + Send + 'static> Clone for StateRef<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Reset + Send + 'static> Copy for StateRef<T> {}
+
+impl<T: Reset + Send + 'static> std::ops::Deref for StateRef<T> {
+    type Target = PoolState<T>;
+
+    #[inline(always)]
+    fn deref(&self) -> &PoolState<T> {
+        // SAFETY: a static, or a run-time pool's state, which outlives
+        // every holder of a `StateRef` to it (`StateRef::from_owned`).
+        unsafe { self.0.as_ref() }
+    }
+}
+
+// SAFETY: a `StateRef` is a shared reference to a `PoolState`, which is
+// `Sync` (its mutable parts are behind locks and atomics) when `T: Send`.
+unsafe impl<T: Reset + Send + 'static> Send for StateRef<T> {}
+// SAFETY: as above.
+unsafe impl<T: Reset + Send + 'static> Sync for StateRef<T> {}
+impl<T: Reset + Send + 'static> PoolState<T> {
+    const_fn! {
+        /// An empty state named `name`, for [`pool!`](crate::pool!).
+        pub fn new(name: &'static str) -> Self {
+            PoolState {
+                // SAFETY: objects enter the core only erased from a
+                // `Boxed<T>` of this `T` (the methods below and the
+                // pool's `LocalCache`s), which `dispose::<T>` accepts.
+                core: unsafe { PoolCore::new(name, dispose::<T>) },
+                template: Template::new(),
+            }
+        }
+    }
+
+    /// An empty state for a run-time pool, whose registry entry is `home`.
+    pub(crate) fn with_owner(name: &'static str, owner: Weak<dyn Rotate>) -> Self {
+        let mut state = PoolState::new(name);
+        state.core.set_owner(owner);
+        state
+    }
+
+    /// Makes a new object with `create`, counted as created, in `cache`
+    /// if the acquire went through one.
+    #[inline]
+    pub(crate) fn create(&self, cache: Option<&RawCache>, create: impl FnOnce() -> T) -> Boxed<T> {
+        let value = boxed_with(create);
+        match cache {
+            Some(cache) => cache.created(),
+            None => self.core.created(1),
+        }
+        value
+    }
+
+    /// Makes objects with `create` until the shared store holds `target`
+    /// (at most `capacity`), and returns how many it made. They are counted
+    /// as created and as returned, so that `in_use` stays exact and `idle`
+    /// includes them.
+    ///
+    /// The objects are made outside the store's lock (a constructor is user
+    /// code), then filed in one batch. A constructor that panics loses the
+    /// objects made so far, uncounted: they were never in the pool. Threads
+    /// releasing into the store meanwhile may fill it first; what no longer
+    /// fits then is dropped and counted as `dropped_capacity`, as any
+    /// release past the bound is.
+    pub(crate) fn prefill(&self, target: usize, capacity: usize, create: impl Fn() -> T) -> usize {
+        let missing = self.core.missing(target, capacity);
+        if missing == 0 {
+            return 0;
+        }
+        let batch: Vec<Erased> = (0..missing)
+            .map(|_| Erased::new(boxed_with(&create)))
+            .collect();
+        self.core.file_made(batch, capacity);
+        missing
+    }
+
+    /// A snapshot of the pool's counters. See [`Stats`].
+    #[inline]
+    pub(crate) fn stats(&self) -> Stats {
+        self.core.stats()
+    }
+
+    /// The name [`pools`](crate::pools) lists the pool under.
+    #[inline]
+    pub(crate) fn name(&self) -> &'static str {
+        self.core.name()
+    }
+
+    /// Ages the pool to epoch `now` (see [`PoolCore`]'s `rotate_to`).
+    #[inline]
+    pub(crate) fn rotate_to(&self, now: u64) {
+        self.core.rotate_to(now);
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PoolState").finish_non_exhaustive()
+    }
+}
+
+/// A thread's cache of idle objects for one pool: the thread-local handle
+/// of its slot.
+///
+/// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
+/// initialized value of a `thread_local!`; it has no public methods.
+#[doc(hidden)]
+#[repr(transparent)]
+pub struct LocalCache<T: Reset + Send + 'static> {
+    raw: RawCache,
+    /// Its objects are `Boxed<T>`s.
+    _objects: PhantomData<T>,
+}
+
+impl<T: Reset + Send + 'static> LocalCache<T> {
+    /// The calling thread's cache for the pool whose shared half is
+    /// `state`, registered with it.
+    ///
+    /// Runs once per thread, on the thread's first use of the pool (it is the
+    /// `thread_local!`'s initializer), so the fast paths never have to ask
+    /// whether the cache is set up. Allocates its slot, and nothing for the
+    /// objects: the first release grows the cache.
+    pub fn new(state: &'static PoolState<T>) -> Self {
+        Self::with_state(StateRef::from_static(state))
+    }
+
+    /// The calling thread's cache for the pool whose shared half is
+    /// `state`: [`new`](Self::new), for a static or a run-time pool.
+    #[inline]
+    pub(crate) fn with_state(state: StateRef<T>) -> Self {
+        LocalCache {
+            raw: RawCache::new(state.core()),
+            _objects: PhantomData,
+        }
+    }
+
+    /// The fast path of an acquire: pops an object if the cache is current
+    /// and not empty.
+    #[inline(always)]
+    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
+        let value = self.raw.pop(now)?;
+        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
+        // erasure invariant, `crate::state::PoolCore`).
+        Some(unsafe { value.into_boxed() })
+    }
+
+    /// The fast path of a release: pushes `value` if the cache is current
+    /// and has room; otherwise hands it back.
+    #[inline(always)]
+    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
+        self.raw.push(Erased::new(value), now).map_err(|value| {
+            // SAFETY: `value` is the object just erased.
+            unsafe { value.into_boxed() }
+        })
+    }
+
+    /// The cache without its type, for the slow paths.
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> &RawCache {
+        &self.raw
+    }
+
+    /// The typed view of a cache of a pool of `T`s (a run-time pool's
+    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
+    /// compiled once).
+    ///
+    /// # Safety
+    ///
+    /// `raw` must be a cache of a pool of `T`s (its core's objects are
+    /// `Boxed<T>`s).
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
+        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
+        // (the other field is a `PhantomData`), so the pointer cast keeps
+        // layout and validity; the caller vouches for `T`.
+        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
+    }
+}
+
+impl<T: Reset + Send + 'static> std::fmt::Debug for LocalCache<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.raw.fmt(f)
+    }
+}
