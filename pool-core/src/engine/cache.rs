@@ -37,10 +37,10 @@ use crossbeam_utils::CachePadded;
 
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
+use crate::engine::graveyard::Graveyard;
 use crate::engine::policy::Local;
 use crate::engine::slot::{self, Entered, Slot, epoch};
 use crate::engine::stats::bump;
-use crate::engine::store::Graveyard;
 use crate::sync::lock;
 
 /// A thread's cache without its type: what every slow path works on.

@@ -18,11 +18,12 @@ use std::sync::Weak;
 
 use crate::engine::auto;
 use crate::engine::erased::{Dispose, Erased};
+use crate::engine::graveyard::Graveyard;
 use crate::engine::policy::Local;
 use crate::engine::registry::{self, Entry, Rotate};
 use crate::engine::slot::{Slots, epoch};
 use crate::engine::stats::{Counters, Stats};
-use crate::engine::store::{Graveyard, Shared};
+use crate::engine::store::Shared;
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
 
 /// A pool's state without its type: compiled once for every pool.

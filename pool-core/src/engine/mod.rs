@@ -21,6 +21,7 @@ pub(crate) mod auto;
 pub(crate) mod cache;
 pub(crate) mod core;
 pub(crate) mod erased;
+pub(crate) mod graveyard;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod slot;
