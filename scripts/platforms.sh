@@ -7,7 +7,7 @@
 #   x86_64-pc-windows-msvc   FlushProcessWriteBuffers (cfg(windows))
 #   aarch64-apple-darwin     no barrier: the fallback (not Linux, not Windows)
 #   x86_64-unknown-freebsd   no barrier: the fallback, on x86_64 (where
-#                            padded.rs prefetches) and a BSD's std and libc
+#                            padded.rs prefetches), with a BSD's std
 #
 # (Linux's membarrier is the host's build, checked by every other step.)
 #
