@@ -17,6 +17,7 @@ use std::hash::{BuildHasher, Hash};
 use crate::reset::Reset;
 
 pub use crate::pool::guard::{Home, Released};
+pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::state::{LocalCache, PoolState};
 pub use crate::pool::template::{
     CloneEq, CloneOnly, Cursor, FreshTemplate, KindCloneEq, KindCloneOnly, KindTrusted, Made, Plan,
@@ -60,7 +61,7 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 pub fn generic_pool<T: Reset + Send + 'static>(
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
-    crate::pool::runtime::generic_pool(config)
+    crate::pool::runtime::generic::generic_pool(config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are
@@ -92,75 +93,6 @@ pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Release
 pub fn template_of<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> &'static Template<T> {
     &pool.state.template
 }
-
-/// What the stub `acquire` of a derived struct that cannot be pooled (a
-/// field is not `Send`) returns, next to the derive's error: it derefs to
-/// the struct, so the user's code type-checks and adds no errors of its
-/// own. It has no values.
-pub struct Unpoolable<T> {
-    never: std::convert::Infallible,
-    _type: std::marker::PhantomData<T>,
-}
-
-impl<T> std::fmt::Debug for Unpoolable<T> {
-    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.never {}
-    }
-}
-
-impl<T> std::ops::Deref for Unpoolable<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        match self.never {}
-    }
-}
-
-impl<T> std::ops::DerefMut for Unpoolable<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        match self.never {}
-    }
-}
-
-/// What [`pool!`](crate::pool!) declares in place of a pool it refused (a
-/// capturing constructor), next to its error: `POOL.acquire()` still
-/// type-checks, so the program's uses add no errors of their own.
-pub struct NoPool<T>(std::marker::PhantomData<fn() -> T>);
-
-impl<T> NoPool<T> {
-    /// The stand-in.
-    #[must_use]
-    pub const fn new() -> Self {
-        NoPool(std::marker::PhantomData)
-    }
-
-    /// Never called: the program does not compile.
-    pub fn acquire(&self) -> Unpoolable<T> {
-        unreachable!("`pool!` refused this pool with a compile error")
-    }
-}
-
-impl<T> Default for NoPool<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T> std::fmt::Debug for NoPool<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("NoPool")
-    }
-}
-
-/// The bound of [`PoolConfig::acquire`](crate::PoolConfig), implemented for
-/// nothing: its only use is the message of the error that a call to it
-/// gets.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is the recipe for a pool, not a pool, so it has nothing to acquire",
-    label = "a `PoolConfig`, not a pool",
-    note = "declare a static pool with `pool! {{ static POOL: Pool<T> = Pool::new(..).capacity(..); }}` and call `POOL.acquire()`, or make one at run time with `Pool::builder(..).capacity(..).build()` and call `.acquire()` on that"
-)]
-pub trait NotAPool {}
 
 /// Resets one field of a derived struct: `<FieldType as ResetField>` is how
 /// the derive calls [`Reset::reset`], so that a field type without `Reset`

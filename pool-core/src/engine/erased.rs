@@ -98,7 +98,7 @@ impl Erased {
     /// available (targets other than `x86_64`, and Miri).
     ///
     /// For the objects a refill brings from the shared store
-    /// (`crate::local`): they were last written by the thread that
+    /// (`crate::engine::cache`): they were last written by the thread that
     /// released them, often on another core, so each acquire's first
     /// touch of one would wait for its line to cross; asked for together,
     /// the lines cross at once. Both lines that the first 64 bytes can

@@ -231,9 +231,9 @@ impl<T> PoolConfig<T> {
     /// one is a compile error that says how to get a pool. Its bound holds
     /// for no type.
     #[doc(hidden)]
-    pub fn acquire(&self) -> crate::__private::Unpoolable<T>
+    pub fn acquire(&self) -> crate::pool::mistakes::Unpoolable<T>
     where
-        Self: crate::__private::NotAPool,
+        Self: crate::pool::mistakes::NotAPool,
     {
         unreachable!("`NotAPool` is implemented for no `PoolConfig`")
     }

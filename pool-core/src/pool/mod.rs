@@ -16,6 +16,7 @@
 pub(crate) mod config;
 mod declare;
 pub(crate) mod guard;
+pub(crate) mod mistakes;
 pub(crate) mod runtime;
 pub(crate) mod state;
 pub(crate) mod template;
@@ -30,7 +31,6 @@ use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 use config::{PoolConfig, Retain};
 use guard::{Abandoned, Home, Pooled, Released};
-use runtime::OwnedCaches;
 use state::{LocalCache, PoolState, StateRef};
 
 use crate::engine::stats::Stats;
@@ -91,8 +91,28 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
     /// the compiler folds the `match` on the fast paths away.
     Static(&'static LocalKey<LocalCache<T>>),
     /// A run-time pool's own per-object thread-locals.
-    Owned(OwnedCaches<T>),
+    Owned(Owned<T>),
 }
+
+/// How a run-time pool's `Pool` reaches its threads' caches: through its
+/// allocation, erased, and the one function that knows its type. The
+/// run-time pools are built on this module (`runtime`), so it names none
+/// of their types.
+pub(crate) struct Owned<T: Reset + Send + 'static> {
+    /// The run-time pool's allocation, with the provenance of all of it,
+    /// alive as long as the `Pool`, which is in it.
+    pub(crate) inner: NonNull<()>,
+    /// Acquires from the pool through the calling thread's part of it.
+    /// Called with `inner` and the pool in it.
+    pub(crate) acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
+}
+
+// SAFETY: a pointer to a run-time pool's allocation, which is `Sync` (its
+// mutable parts are behind locks, atomics and the per-thread parts), kept
+// alive by whatever holds the `Pool` this is part of.
+unsafe impl<T: Reset + Send + 'static> Send for Owned<T> {}
+// SAFETY: as above.
+unsafe impl<T: Reset + Send + 'static> Sync for Owned<T> {}
 
 impl<T: Reset + Send + 'static> Pool<T> {
     /// Starts the declaration of a pool that makes new objects with `create`
@@ -157,7 +177,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn owned(
         home: Home<T>,
         config: PoolConfig<T>,
-        caches: OwnedCaches<T>,
+        caches: Owned<T>,
         state: StateRef<T>,
     ) -> Self {
         Pool {
@@ -200,7 +220,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // the guard needs no hold on it.
                 unsafe { Pooled::new(value, NonNull::from(&self.home)) }
             }
-            Caches::Owned(caches) => caches.acquire(self),
+            // SAFETY: a run-time pool's own allocation and acquire, and
+            // the pool is the one in it.
+            Caches::Owned(owned) => unsafe { (owned.acquire)(owned.inner, self) },
         }
     }
 
@@ -269,7 +291,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         let cache = cache.map(LocalCache::raw);
         match take_slow(&self.state.core, cache, now, thread_capacity, capacity) {
             // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
-            // erasure invariant, `crate::state::PoolCore`).
+            // erasure invariant, `crate::pool::state`).
             Some(value) => unsafe { value.into_boxed() },
             None => self.state.create(cache, || self.config.create.call()),
         }
@@ -283,10 +305,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         };
         let key = match &self.local {
             Caches::Static(key) => key,
-            Caches::Owned(caches) => {
-                let now = epoch().now();
-                return self.give(caches.cache(), value, now);
-            }
+            // A run-time pool's guards go back through their part, which
+            // knows the thread's cache; this one, with none, goes to the
+            // shared store.
+            Caches::Owned(_) => return self.put_slow(None, value),
         };
         let now = epoch().now();
         let mut value = Some(value);

@@ -222,7 +222,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
         let value = self.raw.pop(now)?;
         // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
-        // erasure invariant, `crate::state::PoolCore`).
+        // erasure invariant, `crate::pool::state`).
         Some(unsafe { value.into_boxed() })
     }
 

@@ -11,7 +11,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::Recipe;
-use super::handle::Inner;
+use super::part::Inner;
 use crate::pool::Pool;
 use crate::pool::config::PoolConfig;
 use crate::reset::Reset;

@@ -1,5 +1,5 @@
-//! [`PoolHandle`], a run-time pool's handle, and `Inner`, the pool's one
-//! allocation that every handle, guard and thread's part points into.
+//! [`PoolHandle`], a run-time pool's handle, and the home of the guards
+//! that hold a strong count on the pool's allocation.
 //!
 //! Invariant: the allocation lives while a handle, a guard, or a rotation
 //! visiting it does (the module docs of `crate::pool::runtime`). Handles
@@ -13,19 +13,13 @@ use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crossbeam_utils::CachePadded;
-
-use super::part::{CLOSED, HELD, Lent, OwnedCaches, Part};
-use super::{CreateFn, RetainFn};
-use crate::engine::erased::Boxed;
+use super::part::Inner;
 use crate::engine::registry::Rotate;
-use crate::engine::slot::epoch;
 use crate::engine::stats::Stats;
 use crate::pool::Pool;
-use crate::pool::guard::{Abandoned, Home, Released};
-use crate::pool::state::{LocalCache, PoolState, StateRef};
+use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, ThreadLocal, lock};
+use crate::sync::Ordering;
 
 /// A pool made at run time with [`Pool::builder`]: a handle to it.
 ///
@@ -69,6 +63,21 @@ impl<T: Reset + Send + 'static> PoolHandle<T> {
     pub(super) fn new(inner: Arc<Inner<T>>) -> Self {
         PoolHandle { inner }
     }
+
+    /// Takes an idle object, or makes one: [`Pool::acquire`], reached
+    /// directly where the handle is at hand.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(String::new).build();
+    /// let mut s = pool.acquire();
+    /// s.push_str("hello");
+    /// drop(s);
+    /// assert!(pool.acquire().is_empty()); // reset on return
+    /// ```
+    #[inline]
+    pub fn acquire(&self) -> Pooled<T> {
+        self.inner.owned.acquire(&self.inner.pool)
+    }
 }
 
 impl<T: Reset + Send + 'static> Deref for PoolHandle<T> {
@@ -81,41 +90,6 @@ impl<T: Reset + Send + 'static> Deref for PoolHandle<T> {
     fn deref(&self) -> &Pool<T> {
         &self.inner.pool
     }
-}
-
-/// A run-time pool's allocation. `repr(C)` with `pool` first, and the
-/// `Pool`'s home first in it, so that the home of a guard taken without a
-/// part is a pointer to the `Inner`, which [`release_counted`] and
-/// [`abandon_counted`] give back to the `Arc`. Fields drop in declaration
-/// order (module docs of `crate::pool::runtime`).
-#[repr(C)]
-pub(super) struct Inner<T: Reset + Send + 'static> {
-    pub(super) pool: Pool<T>,
-    /// Each thread's part: its cache, and its count of guards out.
-    pub(super) caches: ThreadLocal<CachePadded<Part<T>>>,
-    pub(super) state: PoolState<T>,
-    /// What `pool.config` calls, if closures; held here so that it lives
-    /// as long.
-    pub(super) _create: Option<CreateFn<T>>,
-    pub(super) _retain: Option<RetainFn<T>>,
-    /// The strong count's happens-before, for loom.
-    pub(super) owners: Owners,
-    /// How the threads find their parts (what `pool.local` holds too).
-    pub(super) owned: OwnedCaches<T>,
-    /// Live handles: the last one to go closes every part (`close`).
-    pub(super) handles: AtomicUsize,
-    /// Every part's count, for `close`.
-    pub(super) parts: Mutex<Vec<Lent<T>>>,
-    /// [`OwnedCaches::part_slow`], called through this pointer: every
-    /// `Pool<T>`'s fast paths name `OwnedCaches<T>` (the `Caches::Owned`
-    /// arm, which a static's folds away only after it is compiled), and a
-    /// direct call made each pooled type compile the run-time pool's whole
-    /// set-up of a thread's part (the `ThreadLocal` insertion, the part's
-    /// release, `Inner`'s drop): 2500 of the 4800 LLVM IR lines of a
-    /// derived struct, static or not. Through a pointer set by
-    /// `Inner::make`, only a type that makes a run-time pool compiles it.
-    /// The call is on the memo's miss, so the hit costs the same.
-    pub(super) part_slow: fn(&OwnedCaches<T>) -> NonNull<Part<T>>,
 }
 
 impl<T: Reset + Send + 'static> Clone for PoolHandle<T> {
@@ -138,73 +112,6 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
             .finish()
     }
 }
-
-impl<T: Reset + Send + 'static> Inner<T> {
-    /// The calling thread's cache, made (and registered) on first use;
-    /// `None` once the thread is destroying its thread-locals.
-    #[inline(always)]
-    pub(super) fn cache(&self) -> Option<&LocalCache<T>> {
-        self.owned.cache()
-    }
-
-    /// The last handle is gone: closes every part, and gives back the
-    /// count of each that has no guard out (`Part`'s invariant). `this` is
-    /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
-    fn close(&self, this: *const Inner<T>) {
-        let parts = lock(&self.parts);
-        for part in parts.iter() {
-            let part = part.0;
-            // SAFETY: a part of this pool, alive as long as the pool; only
-            // its atomics are reached, as its owner may be using the rest.
-            let (lent, back) = unsafe { (&(*part.as_ptr()).lent, &(*part.as_ptr()).back) };
-            // No acquire follows: the handles' count ordered every one
-            // before this `close`, and this is the last handle.
-            let lent = lent.load(Ordering::Relaxed);
-            if lent & HELD == 0 {
-                continue; // lent nothing, holds nothing
-            }
-            let closing = CLOSED.wrapping_sub(lent - HELD);
-            if back
-                .fetch_add(closing, Ordering::AcqRel)
-                .wrapping_add(closing)
-                == CLOSED
-            {
-                self.owners.leave();
-                // SAFETY: the part's count, given back once (only this
-                // addition made `back` `CLOSED`: every guard was back);
-                // not the last count, as the caller's handle holds one.
-                unsafe { Arc::decrement_strong_count(this) };
-            }
-        }
-    }
-
-    /// [`Pool::put`], knowing where the caches are.
-    #[inline(always)]
-    pub(super) fn put(&self, value: Boxed<T>) {
-        if let Some(value) = self.pool.prepare(value) {
-            let now = epoch().now();
-            self.pool.give(self.cache(), value, now);
-        }
-    }
-}
-
-impl<T: Reset + Send + 'static> Drop for Inner<T> {
-    fn drop(&mut self) {
-        self.owners.last();
-        // The caches dropped next hand their objects to the state through
-        // the pointer they were made with. While the allocation is dropped,
-        // `self` is the only way in (a `&mut` that Stacked Borrows
-        // protects), so point them at the state through `self` first.
-        let state = NonNull::from(&self.state);
-        for part in self.caches.iter_mut() {
-            // SAFETY: `state` is a field of this allocation, dropped after
-            // the caches, and was made by `with_owner`.
-            part.cache
-                .set_core(unsafe { StateRef::from_owned(state) }.core());
-        }
-    }
-}
-
 impl<T: Reset + Send + 'static> Drop for PoolHandle<T> {
     fn drop(&mut self) {
         if self.inner.handles.fetch_sub(1, Ordering::AcqRel) == 1 {

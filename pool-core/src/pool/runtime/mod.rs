@@ -36,7 +36,7 @@
 //! idle, and the slot handshake reaches it), or the pool is dropped,
 //! instead of moving to the shared store at the exit.
 
-mod generic;
+pub(crate) mod generic;
 mod handle;
 mod memo;
 mod part;
@@ -46,19 +46,18 @@ use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
 use crate::engine::registry::Rotate;
-use crate::pool::Pool;
 use crate::pool::config::{
     Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, Retain,
 };
 use crate::pool::guard::Home;
 use crate::pool::state::{PoolState, StateRef};
+use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Owners, ThreadLocal};
-use handle::{Inner, abandon_counted, release_counted};
+use handle::{abandon_counted, release_counted};
+use part::{CreateFn, Inner, OwnedCaches, RetainFn, acquire_erased};
 
-pub(crate) use generic::generic_pool;
 pub use handle::PoolHandle;
-pub(crate) use part::OwnedCaches;
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
 /// constructor, capacities, name and `retain` test, any of them from
@@ -82,10 +81,6 @@ pub struct PoolBuilder<T: Reset + Send + 'static> {
     retain: Option<RetainFn<T>>,
     name: &'static str,
 }
-
-/// A run-time pool's constructor and `retain` test, as the pool keeps them.
-type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
-type RetainFn<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
 
 impl<T: Reset + Send + 'static> Pool<T> {
     /// Starts a pool made at run time, which makes new objects with
@@ -234,10 +229,14 @@ impl<T: Reset + Send + 'static> Inner<T> {
             // are dropped first, and only used while the allocation
             // lives); the state is made by `with_owner` below, and `id` is
             // this pool's own.
-            let (state_ref, owned) = unsafe {
+            let (state_ref, owned, erased) = unsafe {
                 (
                     StateRef::from_owned(NonNull::new_unchecked(state)),
                     OwnedCaches::new(NonNull::new_unchecked(base), id),
+                    Owned {
+                        inner: NonNull::new_unchecked(base).cast(),
+                        acquire: acquire_erased::<T>,
+                    },
                 )
             };
             let (config, create, retain) = match recipe {
@@ -268,7 +267,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 abandon: abandon_counted::<T>,
             };
             Inner {
-                pool: Pool::owned(home, config, owned, state_ref),
+                pool: Pool::owned(home, config, erased, state_ref),
                 caches: ThreadLocal::new(),
                 state: PoolState::with_owner(name, owner),
                 _create: create,

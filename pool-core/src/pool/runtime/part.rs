@@ -1,7 +1,8 @@
-//! A thread's part of a run-time pool: its entry in the pool's
-//! `ThreadLocal`, with the thread's cache and the counts of the guards it
-//! lent, and [`OwnedCaches`], how the pool's `Pool` finds the calling
-//! thread's part (the memo, then the `ThreadLocal`).
+//! A run-time pool's allocation, `Inner`, and its threads' parts: each
+//! thread's entry in the pool's `ThreadLocal`, with the thread's cache and
+//! the counts of the guards it lent; [`OwnedCaches`], how the pool finds
+//! the calling thread's part (the memo, then the `ThreadLocal`); and
+//! `close`, the end of the protocol when the last handle goes.
 //!
 //! Invariant: the count protocol stated on [`Part`]: a part that has lent
 //! a guard holds one strong count on the pool until the pool is closed and
@@ -13,15 +14,54 @@ use std::sync::Arc;
 
 use crossbeam_utils::CachePadded;
 
-use super::handle::Inner;
 use super::memo::{self, Memo};
 use crate::engine::cache::RawCache;
+use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
-use crate::pool::state::LocalCache;
+use crate::pool::state::{LocalCache, PoolState, StateRef};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Ordering, lock};
+use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, ThreadLocal, lock};
+
+/// A run-time pool's constructor and `retain` test, as the pool keeps them.
+pub(super) type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
+pub(super) type RetainFn<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
+
+/// A run-time pool's allocation. `repr(C)` with `pool` first, and the
+/// `Pool`'s home first in it, so that the home of a guard taken without a
+/// part is a pointer to the `Inner`, which [`release_counted`] and
+/// [`abandon_counted`] give back to the `Arc`. Fields drop in declaration
+/// order (module docs of `crate::pool::runtime`).
+#[repr(C)]
+pub(super) struct Inner<T: Reset + Send + 'static> {
+    pub(super) pool: Pool<T>,
+    /// Each thread's part: its cache, and its count of guards out.
+    pub(super) caches: ThreadLocal<CachePadded<Part<T>>>,
+    pub(super) state: PoolState<T>,
+    /// What `pool.config` calls, if closures; held here so that it lives
+    /// as long.
+    pub(super) _create: Option<CreateFn<T>>,
+    pub(super) _retain: Option<RetainFn<T>>,
+    /// The strong count's happens-before, for loom.
+    pub(super) owners: Owners,
+    /// How the threads find their parts (what `pool.local` holds too).
+    pub(super) owned: OwnedCaches<T>,
+    /// Live handles: the last one to go closes every part (`close`).
+    pub(super) handles: AtomicUsize,
+    /// Every part's count, for `close`.
+    pub(super) parts: Mutex<Vec<Lent<T>>>,
+    /// [`OwnedCaches::part_slow`], called through this pointer: every
+    /// `Pool<T>`'s fast paths name `OwnedCaches<T>` (the `Caches::Owned`
+    /// arm, which a static's folds away only after it is compiled), and a
+    /// direct call made each pooled type compile the run-time pool's whole
+    /// set-up of a thread's part (the `ThreadLocal` insertion, the part's
+    /// release, `Inner`'s drop): 2500 of the 4800 LLVM IR lines of a
+    /// derived struct, static or not. Through a pointer set by
+    /// `Inner::make`, only a type that makes a run-time pool compiles it.
+    /// The call is on the memo's miss, so the hit costs the same.
+    pub(super) part_slow: fn(&OwnedCaches<T>) -> NonNull<Part<T>>,
+}
 
 /// A pointer to a part, in the pool's list, for its count of guards out.
 pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<Part<T>>);
@@ -141,6 +181,8 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
 
     /// [`Pool::acquire`] for the run-time pool `pool`, whose caches these
     /// are: through the calling thread's part, which counts the guard out.
+    /// What `Pool::acquire` reaches through [`acquire_erased`], and
+    /// `PoolHandle::acquire` directly.
     #[inline]
     pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
         let Some(part) = self.part() else {
@@ -256,6 +298,23 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
     }
 }
 
+/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
+///
+/// # Safety
+///
+/// `inner` is the allocation of a run-time pool of `T`s, with the
+/// provenance of all of it, and `pool` is the `Pool` in it.
+pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
+    inner: NonNull<()>,
+    pool: &Pool<T>,
+) -> Pooled<T> {
+    // SAFETY: the caller's promise; `pool`, in the allocation, keeps it
+    // alive for the call.
+    unsafe { inner.cast::<Inner<T>>().as_ref() }
+        .owned
+        .acquire(pool)
+}
+
 /// Gives a guard's count back to its part when dropped, also when the
 /// reset, the `retain` test or a destructor on the way panics.
 struct GiveBack<T: Reset + Send + 'static>(NonNull<Part<T>>);
@@ -310,6 +369,72 @@ unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>) {
         unsafe {
             (*inner.as_ptr()).owners.leave();
             Arc::decrement_strong_count(inner.as_ptr().cast_const());
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// The calling thread's cache, made (and registered) on first use;
+    /// `None` once the thread is destroying its thread-locals.
+    #[inline(always)]
+    pub(super) fn cache(&self) -> Option<&LocalCache<T>> {
+        self.owned.cache()
+    }
+
+    /// The last handle is gone: closes every part, and gives back the
+    /// count of each that has no guard out (`Part`'s invariant). `this` is
+    /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
+    pub(super) fn close(&self, this: *const Inner<T>) {
+        let parts = lock(&self.parts);
+        for part in parts.iter() {
+            let part = part.0;
+            // SAFETY: a part of this pool, alive as long as the pool; only
+            // its atomics are reached, as its owner may be using the rest.
+            let (lent, back) = unsafe { (&(*part.as_ptr()).lent, &(*part.as_ptr()).back) };
+            // No acquire follows: the handles' count ordered every one
+            // before this `close`, and this is the last handle.
+            let lent = lent.load(Ordering::Relaxed);
+            if lent & HELD == 0 {
+                continue; // lent nothing, holds nothing
+            }
+            let closing = CLOSED.wrapping_sub(lent - HELD);
+            if back
+                .fetch_add(closing, Ordering::AcqRel)
+                .wrapping_add(closing)
+                == CLOSED
+            {
+                self.owners.leave();
+                // SAFETY: the part's count, given back once (only this
+                // addition made `back` `CLOSED`: every guard was back);
+                // not the last count, as the caller's handle holds one.
+                unsafe { Arc::decrement_strong_count(this) };
+            }
+        }
+    }
+
+    /// [`Pool::put`], knowing where the caches are.
+    #[inline(always)]
+    pub(super) fn put(&self, value: Boxed<T>) {
+        if let Some(value) = self.pool.prepare(value) {
+            let now = epoch().now();
+            self.pool.give(self.cache(), value, now);
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Inner<T> {
+    fn drop(&mut self) {
+        self.owners.last();
+        // The caches dropped next hand their objects to the state through
+        // the pointer they were made with. While the allocation is dropped,
+        // `self` is the only way in (a `&mut` that Stacked Borrows
+        // protects), so point them at the state through `self` first.
+        let state = NonNull::from(&self.state);
+        for part in self.caches.iter_mut() {
+            // SAFETY: `state` is a field of this allocation, dropped after
+            // the caches, and was made by `with_owner`.
+            part.cache
+                .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }
