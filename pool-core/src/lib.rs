@@ -1,6 +1,6 @@
 #![doc = include_str!("lib.md")]
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
-#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Without the `derive` feature the docs' links to the derive have nothing
 // to resolve to; they are checked in the default build.

@@ -246,16 +246,18 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     thread_capacity,
                     retain,
                 } => {
-                    // SAFETY: the closures are the `Arc`s moved into the
+                    // SAFETY: the closure is the `Arc` moved into the
                     // allocation below, dropped after the `Pool` (module
                     // docs).
+                    let create_ref = unsafe { Closure::new(&*create) };
                     let config = PoolConfig {
-                        create: Create::Closure(unsafe { Closure::new(&*create) }),
+                        create: Create::Closure(create_ref),
                         capacity,
                         thread_capacity,
-                        retain: retain
-                            .as_deref()
-                            .map(|retain| Retain::Closure(unsafe { Closure::new(retain) })),
+                        retain: retain.as_deref().map(|retain| {
+                            // SAFETY: as for `create`.
+                            Retain::Closure(unsafe { Closure::new(retain) })
+                        }),
                     };
                     (config, Some(create), retain)
                 }
