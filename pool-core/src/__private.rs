@@ -16,9 +16,11 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::reset::Reset;
 
+pub use crate::engine::cache::LocalCache;
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
-pub use crate::pool::state::{LocalCache, PoolState};
+pub use crate::pool::release;
+pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
     CloneEq, CloneOnly, Cursor, FreshTemplate, KindCloneEq, KindCloneOnly, KindTrusted, Made, Plan,
     Probe, Restorer, Share, ShareTemplate, Template, Trusted, boxed,
@@ -68,23 +70,6 @@ pub fn generic_pool<T: Reset + Send + 'static>(
 /// `#![no_std]` and link std through a dependency (`::std` does not resolve
 /// there).
 pub use std::thread_local;
-
-/// The body of the `release` function [`pool!`](crate::pool!) generates for
-/// each pool: `|_, value| release(&POOL, value)`.
-///
-/// The guard holds its pool as a `&'static Pool<T>`, a run-time value, so
-/// a release written as `self.pool.put(value)` cannot see which
-/// thread-local it goes to, and reaches it through `LocalKey`'s indirect
-/// accessor call. In the generated closure the pool is a named `static`,
-/// which the compiler treats as a constant: `put` inlines into it with a
-/// direct `%fs:` access to the thread cache, as on the acquire side. The
-/// guard makes one call through `release`; the round trip dropped from 105
-/// to 87 instructions (`scripts/callgrind.sh`, 2026-11; the `thread_local!`
-/// free list takes 82).
-#[inline(always)]
-pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
-    pool.put(value.0);
-}
 
 /// The template of a generic derived struct's pool: a `static` cannot be
 /// generic, so the template of `Frame<T>` lives in the state of

@@ -31,16 +31,16 @@
 //! where the pool is used, only turn the erased pointer back into the box.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::engine::core::{CoreRef, PoolCore};
-use crate::engine::erased::Erased;
-use crate::engine::graveyard::Graveyard;
+use crate::engine::core::CoreRef;
+use crate::engine::erased::{Boxed, Erased};
 use crate::engine::policy::Local;
+use crate::engine::slot::bump;
 use crate::engine::slot::{self, Entered, Slot, epoch};
-use crate::engine::stats::bump;
 use crate::sync::lock;
 
 /// A thread's cache without its type: what every slow path works on.
@@ -48,11 +48,11 @@ pub(crate) struct RawCache {
     slot: NonNull<CachePadded<Slot<Local>>>,
     /// The pool's shared half, where misses, overflows and the thread's
     /// exit go, and whose registry holds the slot.
-    core: CoreRef,
+    pub(super) core: CoreRef,
     /// Whether [`RawCache::retire`] has run: the slot has left the
     /// registry, holds nothing, and the slow paths go straight to the
     /// shared store.
-    retired: Cell<bool>,
+    pub(super) retired: Cell<bool>,
 }
 
 impl RawCache {
@@ -78,14 +78,14 @@ impl RawCache {
     }
 
     #[inline(always)]
-    fn slot(&self) -> &Slot<Local> {
+    pub(super) fn slot(&self) -> &Slot<Local> {
         // SAFETY: the slot is freed only by this handle's `drop`.
         unsafe { self.slot.as_ref() }
     }
 
     /// Enters the slot for a slow path, waiting for a rotation that holds
     /// it; `None` if the cache is retired or re-entered.
-    fn enter_slow(&self) -> Option<Entered<'_, Local>> {
+    pub(super) fn enter_slow(&self) -> Option<Entered<'_, Local>> {
         if self.retired.get() {
             return None;
         }
@@ -115,167 +115,7 @@ impl RawCache {
         bump(&slot.returned);
         Ok(())
     }
-
-    /// Records an acquire's miss at epoch `now` without the slot's lock,
-    /// if the cache is current (and so, since `pop` at `now` has just
-    /// failed, empty), and says whether it was: then the miss has nothing
-    /// to age here (see `PoolCore::take_slow`).
-    #[inline]
-    pub(crate) fn missed_current(&self, now: u64) -> bool {
-        self.slot().enter(now).is_some_and(|mut entered| {
-            let local = entered.get();
-            local.missed();
-            local.items.is_empty()
-        })
-    }
-
-    /// Destroys `value`, a released object the fast path could not keep,
-    /// if the cache is at its bound and current at `now` (the caller has
-    /// seen the shared store full at `now`): counted as returned and dropped for capacity (one counter,
-    /// `Slot::dropped`), as the store counts what it buries. Hands `value`
-    /// back if the cache has room, is out of date or is in use.
-    ///
-    /// Runs the destructor (user code) after leaving the slot.
-    #[inline]
-    pub(crate) fn drop_if_full(&self, value: Erased, now: u64) -> Result<(), Erased> {
-        let slot = self.slot();
-        let full = slot.enter(now).is_some_and(|mut entered| {
-            let local = entered.get();
-            local.bound > 0 && local.items.len() >= local.bound
-        });
-        if !full {
-            return Err(value);
-        }
-        bump(&slot.dropped);
-        self.core.shared.destroy(value);
-        Ok(())
-    }
-
-    /// Counts an object made on this thread for an acquire that missed:
-    /// in the slot, with no read-modify-write, unless the cache is retired
-    /// (its slot's counters are summed no more).
-    #[inline]
-    pub(crate) fn created(&self) {
-        if self.retired.get() {
-            self.core.created(1);
-        } else {
-            bump(&self.slot().created);
-        }
-    }
-
-    /// The slow path of an acquire, after `pop` found nothing at epoch
-    /// `now`: ages the cache, takes an object from the shared store and
-    /// refills the cache from it in the same critical section, so that the
-    /// next acquires on this thread are lock-free again. `None` means the
-    /// pool has no idle object. `thread_capacity` and `capacity` are the
-    /// pool's.
-    #[inline(never)]
-    pub(crate) fn refill(
-        &self,
-        now: u64,
-        thread_capacity: usize,
-        capacity: usize,
-    ) -> (Option<Erased>, Graveyard<Erased>) {
-        let Some(mut entered) = self.enter_slow() else {
-            return self.core.take_uncached(now);
-        };
-        let local = entered.get();
-        local.learn(thread_capacity, capacity);
-        if local.items.is_empty() && self.core.shared.looks_empty() {
-            // Nothing to age here and nothing to take there: skip the lock.
-            // Under a burst larger than the pool, every miss lands here.
-            local.epoch = now;
-            local.missed();
-            entered.open(now);
-            return (None, self.core.shared.graveyard());
-        }
-        // The cache's old objects may go to the shared store, which `rotate`
-        // must then age even if this pool is never touched again.
-        let now = self.core.register();
-        let mut store = self.core.shared.lock(now);
-        local.turn_over(&mut store, now);
-        let found = store.take().map(|(value, _tier)| value);
-        let batch = local.missed();
-        if let Some(found) = &found {
-            store.take_batch(&mut local.items, batch);
-            // These objects were last written by the threads that released
-            // them, in a producer/consumer pair always the other core. One
-            // prefetch per object now lets their lines cross together
-            // instead of one miss per acquire (docs/PERFORMANCE.md,
-            // cross-thread). At most `PREFETCH`: the ones acquired first,
-            // from the top.
-            found.prefetch();
-            let n = local.items.len();
-            for item in &local.items[n.saturating_sub(PREFETCH)..] {
-                item.prefetch();
-            }
-        }
-        entered.open(now);
-        (found, store.unlock())
-    }
-
-    /// The slow path of a release, after `push` refused `value` (the cache
-    /// is full, out of date, not grown yet, or disabled): grows the cache
-    /// if it is below its bound, or else ages it and spills part of it to
-    /// the shared store, and keeps `value`.
-    #[inline(never)]
-    pub(crate) fn spill(
-        &self,
-        value: Erased,
-        thread_capacity: usize,
-        capacity: usize,
-    ) -> Graveyard<Erased> {
-        // A pool with no thread caches, or a cache retired or re-entered:
-        // straight to the shared store, without closing the gate.
-        let entered = if thread_capacity > 0 {
-            self.enter_slow()
-        } else {
-            None
-        };
-        let Some(mut entered) = entered else {
-            return self.core.put_uncached(value, capacity);
-        };
-        let returned = &self.slot().returned;
-        let local = entered.get();
-        local.learn(thread_capacity, capacity);
-        let current = epoch().now();
-        if local.epoch == current && local.grow() {
-            // Room made without the store: the cache is still warming up.
-            local.items.push(value);
-            bump(returned);
-            entered.open(current);
-            return self.core.shared.graveyard();
-        }
-        // Reads the epoch itself, after registering the pool, rather than
-        // trusting the fast path's earlier read.
-        let now = self.core.register();
-        let mut store = self.core.shared.lock(now);
-        local.turn_over(&mut store, now);
-        if local.items.len() >= local.bound {
-            // Spill in one batch from the bottom, keeping the recently used
-            // (cache-warm) top unless this thread only releases.
-            let (spill, capacity) = (local.overflowed(), local.capacity);
-            store.put_from(&mut local.items, ..spill, now, capacity);
-        }
-        bump(returned);
-        if local.items.len() < local.items.capacity() || local.grow() {
-            local.items.push(value);
-        } else {
-            // No memory for the cache's own buffer: file the object instead.
-            let capacity = local.capacity;
-            store.put_one(value, capacity);
-        }
-        entered.open(now);
-        store.unlock()
-    }
 }
-
-/// The most objects of a refill whose lines [`RawCache::refill`] asks for
-/// ahead of use: one default thread cache (`crate::pool::config` checks
-/// that they agree). A larger
-/// cache's deeper objects are acquired long after the refill, and asking
-/// for them then would only push the first ones out of the core's caches.
-pub(crate) const PREFETCH: usize = 32;
 
 impl RawCache {
     /// Hands the cache's idle objects to the shared store and its counters
@@ -352,96 +192,79 @@ impl std::fmt::Debug for RawCache {
     }
 }
 
-/// The slow path of an acquire (`Pool::take_slow`), erased: through
-/// `cache` if the thread has one, else straight from the shared store.
-/// `None` means the pool has no idle object: the caller makes one.
-/// `thread_capacity` and `capacity` are the pool's.
-#[inline(never)]
-pub(crate) fn take_slow(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    now: u64,
-    thread_capacity: usize,
-    capacity: usize,
-) -> Option<Erased> {
-    // A miss with nothing to take anywhere, as under a burst larger
-    // than the pool: straight to the constructor, with no lock taken.
-    if core.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
-        return None;
-    }
-    take_through(core, cache, now, thread_capacity, capacity)
+/// A thread's cache of idle objects for one pool: the thread-local handle
+/// of its slot.
+///
+/// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
+/// initialized value of a `thread_local!`; it has no public methods.
+#[doc(hidden)]
+#[repr(transparent)]
+pub struct LocalCache<T> {
+    raw: RawCache,
+    /// Its objects are `Boxed<T>`s.
+    _objects: PhantomData<T>,
 }
 
-/// [`take_slow`], when there may be something to take.
-#[inline(never)]
-fn take_through(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    now: u64,
-    thread_capacity: usize,
-    capacity: usize,
-) -> Option<Erased> {
-    let (found, dead) = match cache {
-        Some(cache) => cache.refill(now, thread_capacity, capacity),
-        None => core.take_uncached(now),
-    };
-    let Some(value) = found else {
-        drop(dead);
-        return None;
-    };
-    // The object is this acquire's from here on. If a destructor in
-    // `dead` panics, the unwind drops it as it drops a guard: counted
-    // as discarded, not lost with `in_use` stuck at one.
-    let held = Held(Some(value), core);
-    drop(dead);
-    held.into_inner()
-}
-
-/// The slow path of a release (`Pool::put_slow`), erased: files
-/// `value`, already reset, when the thread cache is full, gone or
-/// disabled, and destroys what the store lets go of.
-#[inline(never)]
-pub(crate) fn put_slow(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    value: Erased,
-    thread_capacity: usize,
-    capacity: usize,
-) {
-    // A release past the bound, as under a burst larger than the pool:
-    // the object is destroyed at once, as the store would bury it, with
-    // no lock taken and no half-cache spilled only to be buried too.
-    let now = epoch().now();
-    let value = match cache {
-        Some(cache) if core.shared.looks_full(capacity, now) => {
-            match cache.drop_if_full(value, now) {
-                Ok(()) => return,
-                Err(value) => value,
-            }
+impl<T: Send + 'static> LocalCache<T> {
+    /// A cache for the pool whose core is `core`, registered with it
+    /// (its typed constructors, for a pool's state, are `crate::pool::state`'s).
+    ///
+    /// # Safety
+    ///
+    /// `core`'s objects are `Boxed<T>`s of this `T`.
+    #[inline]
+    pub(crate) unsafe fn from_core(core: CoreRef) -> Self {
+        LocalCache {
+            raw: RawCache::new(core),
+            _objects: PhantomData,
         }
-        _ => value,
-    };
-    let dead = match cache {
-        Some(cache) => cache.spill(value, thread_capacity, capacity),
-        None => core.put_uncached(value, capacity),
-    };
-    drop(dead);
-}
+    }
 
-/// An object an acquire has taken but not yet handed out; discarded if
-/// dropped before [`Held::into_inner`].
-struct Held<'a>(Option<Erased>, &'a PoolCore);
+    /// The fast path of an acquire: pops an object if the cache is current
+    /// and not empty.
+    #[inline(always)]
+    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
+        let value = self.raw.pop(now)?;
+        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
+        // erasure invariant, `crate::pool::state`).
+        Some(unsafe { value.into_boxed() })
+    }
 
-impl Held<'_> {
-    fn into_inner(mut self) -> Option<Erased> {
-        self.0.take()
+    /// The fast path of a release: pushes `value` if the cache is current
+    /// and has room; otherwise hands it back.
+    #[inline(always)]
+    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
+        self.raw.push(Erased::new(value), now).map_err(|value| {
+            // SAFETY: `value` is the object just erased.
+            unsafe { value.into_boxed() }
+        })
+    }
+
+    /// The cache without its type, for the slow paths.
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> &RawCache {
+        &self.raw
+    }
+
+    /// The typed view of a cache of a pool of `T`s (a run-time pool's
+    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
+    /// compiled once).
+    ///
+    /// # Safety
+    ///
+    /// `raw` must be a cache of a pool of `T`s (its core's objects are
+    /// `Boxed<T>`s).
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
+        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
+        // (the other field is a `PhantomData`), so the pointer cast keeps
+        // layout and validity; the caller vouches for `T`.
+        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
     }
 }
 
-impl Drop for Held<'_> {
-    fn drop(&mut self) {
-        if let Some(value) = self.0.take() {
-            self.1.discard(value);
-        }
+impl<T> std::fmt::Debug for LocalCache<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.raw.fmt(f)
     }
 }

@@ -36,11 +36,9 @@ pub(crate) type Boxed<T> = Box<Padded<T>>;
 /// first of the next, the next must start fewer than 64 bytes after that
 /// last byte; it starts at least `GAP + 1` bytes after it, at a 16-byte
 /// boundary, so the line's start would lie 49 to 63 bytes before it, and
-/// no 16-byte boundary does. 64 bytes, the first choice, cost a burst of
-/// 72-byte requests (`pool_perf::burst`) the fast bins of glibc: the padded
-/// box of 136 bytes is past their 128-byte bound, and the overflowing
-/// burst took 2192 instructions per request where 48 bytes take 2145
-/// (`scripts/callgrind.sh`, `burst_small`, 2026-12-01).
+/// no 16-byte boundary does. Not 64: that put the padded box of a 72-byte
+/// request past the 128-byte bound of glibc's fast bins, which made every
+/// object a burst creates and drops dearer (docs/PERFORMANCE.md, bursts).
 const GAP: usize = 48;
 
 /// An object followed by [`GAP`] bytes that nothing reads or writes.
@@ -49,8 +47,8 @@ const GAP: usize = 48;
 /// (at thread exit, in cross-thread return, under a work-stealing runtime).
 /// Objects made one after another are often neighbours in memory, and
 /// without a gap two threads can end up writing to one cache line through
-/// two different objects: the two-thread round-trip bench ran at 0.45–1.14×
-/// the throughput of one thread when that happened. With [`GAP`]
+/// two different objects, and two threads then run slower together than
+/// one alone (docs/PERFORMANCE.md, two threads). With [`GAP`]
 /// untouched bytes after every object (and `repr(C)` keeps them after it),
 /// the next allocation's bytes cannot share a line with this object's
 /// value (see [`GAP`] for why 48 are enough). Padding rather than 128-byte alignment: an over-aligned

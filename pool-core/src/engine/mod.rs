@@ -25,5 +25,6 @@ pub(crate) mod graveyard;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod slot;
+pub(crate) mod slow;
 pub(crate) mod stats;
 pub(crate) mod store;

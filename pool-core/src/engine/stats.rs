@@ -8,7 +8,7 @@
 //! exited. The rare events (creation, detaching, discarding) are pool-wide
 //! atomics; the shared store counts its own events under its lock.
 
-use crate::sync::{AtomicU64, Ordering, const_fn};
+use crate::sync::{AtomicU64, const_fn};
 
 /// A snapshot of a pool's counters, from [`Pool::stats`](crate::Pool::stats).
 ///
@@ -165,16 +165,6 @@ impl Stats {
         self.detached += detached;
         self.idle += idle;
     }
-}
-
-/// Adds one to a counter that only its owning thread writes.
-///
-/// A load and a store instead of `fetch_add`: with a single writer no
-/// increment can be lost, and the pair compiles to plain moves rather than a
-/// locked instruction. Readers on other threads see some recent value.
-#[inline]
-pub(crate) fn bump(counter: &AtomicU64) {
-    counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
 }
 
 /// A pool's counters of the rare events. The two bumped on every acquire

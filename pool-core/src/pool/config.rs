@@ -20,12 +20,10 @@ use std::ptr::NonNull;
 /// behind for that long: `(capacity + threads × thread_capacity) × size of
 /// an object`.
 ///
-/// Why not smaller (2026-12-01, `cargo bench --manifest-path
-/// perf/Cargo.toml --bench burst` and its `scripts/callgrind.sh` variants):
-/// with the earlier default of 1024, a burst of 10,000 requests held at
-/// once cost 1.12× the instructions of no pool and 1.64× its time, as most
-/// of each burst was made, then dropped on release; with this one the same
-/// bursts cost 0.36× and 0.42×.
+/// Why not smaller: a burst larger than the capacity makes most of its
+/// objects and drops them on release, at more than no pool's cost, where a
+/// pool that keeps the whole burst serves the next one from its cache
+/// (docs/PERFORMANCE.md, bursts).
 ///
 /// ```
 /// use pool_core::{DEFAULT_CAPACITY, Pool, pool};

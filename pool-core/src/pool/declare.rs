@@ -105,8 +105,8 @@ macro_rules! pool {
             let release = {
                 // A named `fn` rather than a closure, so that it can be
                 // `inline(always)`: a derived struct's release, with the
-                // template's check in its reset, was otherwise called, not
-                // inlined (94 instructions per round trip instead of 89).
+                // template's check in its reset, is otherwise called, not
+                // inlined.
                 #[allow(clippy::inline_always)]
                 #[inline(always)]
                 fn __pool_core_release(

@@ -1,6 +1,6 @@
-//! A typed pool's state and thread cache: [`PoolState<T>`], the engine's
-//! [`PoolCore`] with the pool's `T`, and [`LocalCache<T>`], a thread's
-//! [`RawCache`] that knows its objects are `T`s.
+//! A typed pool's state: [`PoolState<T>`], the engine's [`PoolCore`] with
+//! the pool's `T`, and the constructors of a thread's [`LocalCache<T>`] of
+//! it.
 //!
 //! Invariant (erasure): these are the only ways objects enter or leave a
 //! core typed. [`PoolState::new`] makes the core's dispose function for
@@ -14,11 +14,10 @@
 //! run-time pool's is a field of its allocation (`crate::pool::runtime`).
 
 use std::fmt;
-use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
-use crate::engine::cache::RawCache;
+use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::{Boxed, Erased, boxed_with, dispose};
 use crate::engine::registry::Rotate;
@@ -181,19 +180,8 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
     }
 }
 
-/// A thread's cache of idle objects for one pool: the thread-local handle
-/// of its slot.
-///
-/// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
-/// initialized value of a `thread_local!`; it has no public methods.
-#[doc(hidden)]
-#[repr(transparent)]
-pub struct LocalCache<T: Reset + Send + 'static> {
-    raw: RawCache,
-    /// Its objects are `Boxed<T>`s.
-    _objects: PhantomData<T>,
-}
-
+/// The typed cache's constructors, for a pool whose state is known: here,
+/// as the engine knows no pool's state.
 impl<T: Reset + Send + 'static> LocalCache<T> {
     /// The calling thread's cache for the pool whose shared half is
     /// `state`, registered with it.
@@ -210,57 +198,7 @@ impl<T: Reset + Send + 'static> LocalCache<T> {
     /// `state`: [`new`](Self::new), for a static or a run-time pool.
     #[inline]
     pub(crate) fn with_state(state: StateRef<T>) -> Self {
-        LocalCache {
-            raw: RawCache::new(state.core()),
-            _objects: PhantomData,
-        }
-    }
-
-    /// The fast path of an acquire: pops an object if the cache is current
-    /// and not empty.
-    #[inline(always)]
-    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
-        let value = self.raw.pop(now)?;
-        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
-        // erasure invariant, `crate::pool::state`).
-        Some(unsafe { value.into_boxed() })
-    }
-
-    /// The fast path of a release: pushes `value` if the cache is current
-    /// and has room; otherwise hands it back.
-    #[inline(always)]
-    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
-        self.raw.push(Erased::new(value), now).map_err(|value| {
-            // SAFETY: `value` is the object just erased.
-            unsafe { value.into_boxed() }
-        })
-    }
-
-    /// The cache without its type, for the slow paths.
-    #[inline(always)]
-    pub(crate) fn raw(&self) -> &RawCache {
-        &self.raw
-    }
-
-    /// The typed view of a cache of a pool of `T`s (a run-time pool's
-    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
-    /// compiled once).
-    ///
-    /// # Safety
-    ///
-    /// `raw` must be a cache of a pool of `T`s (its core's objects are
-    /// `Boxed<T>`s).
-    #[inline(always)]
-    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
-        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
-        // (the other field is a `PhantomData`), so the pointer cast keeps
-        // layout and validity; the caller vouches for `T`.
-        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
-    }
-}
-
-impl<T: Reset + Send + 'static> std::fmt::Debug for LocalCache<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.raw.fmt(f)
+        // SAFETY: the core of a pool of `T`s, which holds only `T`s.
+        unsafe { LocalCache::from_core(state.core()) }
     }
 }

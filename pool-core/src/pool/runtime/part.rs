@@ -15,12 +15,13 @@ use std::sync::Arc;
 use crossbeam_utils::CachePadded;
 
 use super::memo::{self, Memo};
+use crate::engine::cache::LocalCache;
 use crate::engine::cache::RawCache;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
-use crate::pool::state::{LocalCache, PoolState, StateRef};
+use crate::pool::state::{PoolState, StateRef};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, ThreadLocal, lock};
 
