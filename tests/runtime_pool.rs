@@ -424,3 +424,36 @@ fn a_run_time_guard_kept_in_a_thread_local_goes_back_when_its_thread_exits() {
     );
     assert_eq!(stats.idle, stats.created);
 }
+
+/// Code written against `&Pool<T>`: what every kind of pool is.
+fn fill<T: Reset + Send + 'static>(pool: &Pool<T>, with: impl FnOnce(&mut T)) -> Pooled<T> {
+    let mut obj = pool.acquire();
+    with(&mut obj);
+    obj
+}
+
+#[derive(Poolable, Default)]
+struct Frame<B: Reset + Default + Send + 'static> {
+    bytes: Vec<u8>,
+    extra: B,
+}
+
+#[test]
+fn one_function_takes_a_static_a_derived_a_generic_and_a_run_time_pool() {
+    pool_core::pool! { static STATIC: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    let run_time: PoolHandle<Vec<u8>> = Pool::builder(Vec::new).build();
+
+    let a = fill(&STATIC, |v| v.push(1));
+    let b = fill(&run_time, |v| v.push(2)); // the handle dereferences to the pool
+    let c = fill(Frame::<u32>::pool(), |f| f.bytes.push(3)); // a derived (generic) type's pool
+    let guards: [&[u8]; 3] = [&a, &b, &c.bytes];
+    assert_eq!(guards, [&[1u8][..], &[2], &[3]]);
+
+    // Each acquire returned the same guard type, and each goes back to
+    // its own pool.
+    drop((a, b, c));
+    assert_eq!(STATIC.stats().idle, 1);
+    assert_eq!(run_time.stats().idle, 1);
+    assert_eq!(Frame::<u32>::pool().stats().idle, 1);
+    assert!(fill(&run_time, |_| ()).is_empty(), "reset on return");
+}
