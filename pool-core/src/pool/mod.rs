@@ -218,8 +218,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 };
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
-                // the guard needs no hold on it.
-                unsafe { Pooled::new(value, NonNull::from(&self.home)) }
+                // the guard needs no hold on it. The pointer is the pool's,
+                // whose first field the home is (`repr(C)`), so that
+                // `abandon_static` may reach the rest of the pool through it.
+                unsafe { Pooled::new(value, NonNull::from(self).cast::<Home<T>>()) }
             }
             // SAFETY: a run-time pool's own allocation and acquire, and
             // the pool is the one in it.
