@@ -146,7 +146,7 @@ impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &'static Pool<T> {
+impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &Pool<T> {
     type Value = Pooled<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
@@ -156,10 +156,11 @@ impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for
     }
 }
 
-/// Decodes into an object of this run-time pool, in place, as
-/// `&'static Pool<T>` does for a static pool: a pool made with
-/// [`Pool::builder`](crate::Pool::builder) is a value, so the seed is a
-/// reference to its handle. An error hands out nothing.
+/// Decodes into an object of this run-time pool, in place, as `&Pool<T>`
+/// does (the handle dereferences to its pool, so `&*handle` is a seed
+/// too): a pool made with [`Pool::builder`](crate::Pool::builder) is a
+/// value, so the seed is a reference to its handle. An error hands out
+/// nothing.
 ///
 /// ```
 /// use pool_core::Pool;
