@@ -3,7 +3,10 @@
 //! made on first use and never freed, found by its type.
 //!
 //! Invariant: a pool listed here is leaked (its `Arc`'s count is never
-//! given back), so a pointer to it stays valid for the life of the process.
+//! given back), so a pointer to it stays valid for the life of the process,
+//! and its guards need no hold on it: they go through the calling thread's
+//! part for its cache, but are not counted out by it, and their home is the
+//! pool's own, whose `release` and `abandon` give nothing back.
 
 use std::any::{Any, TypeId};
 use std::cell::Cell;
@@ -12,8 +15,10 @@ use std::sync::Arc;
 
 use super::Recipe;
 use super::part::Inner;
+use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::config::PoolConfig;
+use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::reset::Reset;
 use crate::sync::{Mutex, global, lock};
 
@@ -70,7 +75,12 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
         None => {
             // Made under the lock, so each instantiation gets one pool.
             // No user code runs: `config` only names the constructor.
-            let inner = Inner::make(Recipe::Config(config()), std::any::type_name::<T>());
+            let home = Home {
+                release: release_leaked::<T>,
+                abandon: abandon_leaked::<T>,
+            };
+            let name = std::any::type_name::<T>();
+            let inner = Inner::make(Recipe::Config(config()), name, home, acquire_leaked::<T>);
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.
             let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
@@ -81,4 +91,38 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
     drop(pools);
     LAST_GENERIC.set(Some((id, NonNull::from(pool).cast())));
     pool
+}
+
+/// The `acquire` of a generic struct's pool (`crate::pool::Owned`):
+/// through the thread's part, uncounted.
+///
+/// # Safety
+///
+/// `inner` is the allocation of a leaked pool of `T`s (this module's
+/// invariant), with the provenance of all of it, and `pool` is its `Pool`.
+unsafe fn acquire_leaked<T: Reset + Send + 'static>(
+    inner: NonNull<()>,
+    pool: &Pool<T>,
+) -> Pooled<T> {
+    // SAFETY: the caller's promise: leaked, so alive for ever.
+    let owned = &unsafe { inner.cast::<Inner<T>>().as_ref() }.owned;
+    let value = pool.take(owned.cache(), epoch().now());
+    // SAFETY: the pool lives for ever, so its home does; it is the first
+    // field of the allocation's first field (both `repr(C)`), and the
+    // pointer has the whole allocation's provenance.
+    unsafe { Pooled::new(value, inner.cast::<Home<T>>()) }
+}
+
+/// The `release` of a generic struct's pool's guards ([`Home`]).
+fn release_leaked<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
+    // SAFETY: a leaked pool's home, the first byte of its allocation.
+    unsafe { home.cast::<Inner<T>>().as_ref() }.put(value.0);
+}
+
+/// The `abandon` of a generic struct's pool's guards ([`Home`]).
+fn abandon_leaked<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    // SAFETY: as in `release_leaked`.
+    unsafe { home.cast::<Inner<T>>().as_ref() }
+        .pool
+        .abandon(value);
 }

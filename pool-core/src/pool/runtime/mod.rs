@@ -49,7 +49,7 @@ use crate::engine::registry::Rotate;
 use crate::pool::config::{
     Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, Retain,
 };
-use crate::pool::guard::Home;
+use crate::pool::guard::{Home, Pooled};
 use crate::pool::state::{PoolState, StateRef};
 use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
@@ -196,13 +196,17 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             thread_capacity,
             retain,
         };
-        PoolHandle::new(Inner::make(recipe, name))
+        let home = Home {
+            release: release_counted::<T>,
+            abandon: abandon_counted::<T>,
+        };
+        PoolHandle::new(Inner::make(recipe, name, home, acquire_erased::<T>))
     }
 }
 
 /// What a run-time pool is made from: the builder's closures, or the
 /// `PoolConfig` of a generic derived struct's pool (plain functions).
-enum Recipe<T: Reset + Send + 'static> {
+pub(super) enum Recipe<T: Reset + Send + 'static> {
     Closures {
         create: CreateFn<T>,
         capacity: usize,
@@ -215,7 +219,15 @@ enum Recipe<T: Reset + Send + 'static> {
 impl<T: Reset + Send + 'static> Inner<T> {
     /// Makes a run-time pool's allocation, its `Pool` pointing at its
     /// siblings.
-    fn make(recipe: Recipe<T>, name: &'static str) -> Arc<Self> {
+    ///
+    /// `home` is the `Pool`'s, for the guards that hold no part, and
+    /// `acquire` is what `Pool::acquire` calls (`crate::pool::Owned`).
+    pub(super) fn make(
+        recipe: Recipe<T>,
+        name: &'static str,
+        home: Home<T>,
+        acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
+    ) -> Arc<Self> {
         let id = next_pool_id();
         Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
             let base = weak.as_ptr().cast_mut();
@@ -235,7 +247,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     OwnedCaches::new(NonNull::new_unchecked(base), id),
                     Owned {
                         inner: NonNull::new_unchecked(base).cast(),
-                        acquire: acquire_erased::<T>,
+                        acquire,
                     },
                 )
             };
@@ -264,10 +276,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 Recipe::Config(config) => (config, None, None),
             };
             let owner: Weak<dyn Rotate> = weak.clone();
-            let home = Home {
-                release: release_counted::<T>,
-                abandon: abandon_counted::<T>,
-            };
             Inner {
                 pool: Pool::owned(home, config, erased, state_ref),
                 caches: ThreadLocal::new(),
