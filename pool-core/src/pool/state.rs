@@ -138,23 +138,33 @@ impl<T: Reset + Send + 'static> PoolState<T> {
     /// includes them.
     ///
     /// The objects are made outside the store's lock (a constructor is user
-    /// code), then filed in one batch. A constructor that panics loses the
-    /// objects made so far, uncounted: they were never in the pool. Threads
-    /// releasing into the store meanwhile may fill it first; what no longer
-    /// fits then is dropped and counted as `dropped_capacity`, as any
-    /// release past the bound is.
+    /// code), in batches of at most [`PREFILL_BATCH`], each filed as soon
+    /// as it is made: memory for the objects in flight is bounded by the
+    /// batch, whatever `target` is (`usize::MAX` included), and only what
+    /// the store can take is made at all. A constructor that panics files
+    /// the objects its batch made so far before the panic goes on, so
+    /// nothing leaks and the counts stay exact. Threads releasing into the
+    /// store meanwhile may fill it first; what no longer fits then is
+    /// dropped and counted as `dropped_capacity`, as any release past the
+    /// bound is.
     pub(crate) fn prefill(&self, target: usize, capacity: usize, create: impl Fn() -> T) -> usize {
         let missing = self.core.missing(target, capacity);
-        if missing == 0 {
-            return 0;
+        let mut made = 0;
+        while made < missing {
+            let n = (missing - made).min(PREFILL_BATCH);
+            let mut batch = Made {
+                core: &self.core,
+                objects: Vec::with_capacity(n),
+                capacity,
+            };
+            for _ in 0..n {
+                batch.objects.push(Erased::new(boxed_with(&create)));
+            }
+            made += n;
+            // Filed by `Made`'s drop, as on an unwind.
         }
-        let batch: Vec<Erased> = (0..missing)
-            .map(|_| Erased::new(boxed_with(&create)))
-            .collect();
-        self.core.file_made(batch, capacity);
         missing
     }
-
     /// A snapshot of the pool's counters. See [`Stats`].
     #[inline]
     pub(crate) fn stats(&self) -> Stats {
@@ -171,6 +181,28 @@ impl<T: Reset + Send + 'static> PoolState<T> {
     #[inline]
     pub(crate) fn rotate_to(&self, now: u64) {
         self.core.rotate_to(now);
+    }
+}
+
+/// The most objects [`PoolState::prefill`] makes before filing them: a
+/// bound on the memory it holds outside the store, and on what a
+/// constructor's panic leaves to file.
+pub(crate) const PREFILL_BATCH: usize = 64;
+
+/// A batch of objects `prefill` made and has not filed yet: filed when
+/// dropped, on an unwind from the constructor too, so that none leaks.
+struct Made<'a> {
+    core: &'a PoolCore,
+    objects: Vec<Erased>,
+    capacity: usize,
+}
+
+impl Drop for Made<'_> {
+    fn drop(&mut self) {
+        let objects = std::mem::take(&mut self.objects);
+        if !objects.is_empty() {
+            self.core.file_made(objects, self.capacity);
+        }
     }
 }
 
