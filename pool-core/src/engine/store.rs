@@ -17,6 +17,8 @@
 //! store's own end) passes through a [`Graveyard`] that destroys it with
 //! no lock held.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
 use crate::engine::erased::Dispose;
 use crate::engine::graveyard::Graveyard;
 
@@ -90,9 +92,23 @@ impl<T> Shared<T> {
 
     /// Destroys one of this store's objects (one that would be filed in
     /// it), at once: the caller holds no lock.
+    ///
+    /// On a thread that is already unwinding (a guard dropped during a
+    /// panic, the rest of a `Vec` of guards after one destructor panicked),
+    /// a destructor that panics is caught and its panic dropped, as the
+    /// [`Graveyard`] does: a second panic there would abort the process
+    /// ("panic in a destructor during cleanup"). Otherwise its panic goes
+    /// on to the caller.
     pub(crate) fn destroy(&self, object: T) {
-        // SAFETY: `dispose` accepts this store's objects (`Shared::new`).
-        unsafe { (self.dispose)(object) };
+        let dispose = self.dispose;
+        if std::thread::panicking() {
+            // SAFETY: `dispose` accepts this store's objects (`Shared::new`).
+            let destroyed = catch_unwind(AssertUnwindSafe(move || unsafe { dispose(object) }));
+            drop(destroyed);
+        } else {
+            // SAFETY: as above.
+            unsafe { dispose(object) };
+        }
     }
 
     /// An empty graveyard for this store's objects; allocates nothing.
