@@ -451,3 +451,87 @@ mod user_code_may_reenter_the_pool_from_every_path_that_destroys {
         assert_census(POOL.stats(), &CENSUS, 1);
     }
 }
+
+/// Issue 24, item 6: with no thread cache and a store of two, four armed
+/// guards dropped together: the first two are filed, the third is buried
+/// past the bound and its panic starts the unwind, and the fourth, dropped
+/// by that unwind, was destroyed on the guard's own stack, so its panic met
+/// the first ("panic in a destructor during cleanup", SIGABRT). The child
+/// must end normally, the first panic caught.
+#[test]
+#[cfg_attr(miri, ignore = "runs a child process")]
+fn two_panicking_destructors_in_a_release_past_a_full_store_do_not_abort() {
+    const NAME: &str = "two_panicking_destructors_in_a_release_past_a_full_store_do_not_abort";
+    if !is_child(NAME) {
+        return in_child_process(NAME);
+    }
+    bomb_pool!(POOL, CENSUS: capacity 2, thread_capacity 0);
+    let held: Vec<Pooled<Bomb>> = (0..4)
+        .map(|_| {
+            let mut bomb = POOL.acquire();
+            bomb.armed = true;
+            bomb
+        })
+        .collect();
+    assert!(
+        catch_unwind(AssertUnwindSafe(|| drop(held))).is_err(),
+        "the first panic is passed on"
+    );
+    let stats = POOL.stats();
+    assert_eq!(CENSUS.alive(), 2, "two kept, two destroyed: {stats:?}");
+    assert_census(stats, &CENSUS, 0);
+}
+
+/// Issue 24, item 4: `prefill` made every object into a `Vec<Erased>`
+/// before filing any, and a constructor that panicked leaked the ones made
+/// (4 objects live, none dropped or idle).
+#[test]
+fn prefill_whose_constructor_panics_leaks_nothing() {
+    static CENSUS: Census = Census::new();
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    fn make() -> Bomb {
+        if CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 4 {
+            panic!("the fifth construction fails");
+        }
+        Bomb::new(&CENSUS)
+    }
+    pool! {
+        static POOL: Pool<Bomb> = Pool::new(make).capacity(16).thread_capacity(4);
+    }
+    assert!(catch_unwind(|| POOL.prefill(8)).is_err());
+    let stats = POOL.stats();
+    assert_eq!(CENSUS.made(), 4);
+    assert_eq!(stats.idle, 4, "the four made were filed: {stats:?}");
+    assert_census(stats, &CENSUS, 0);
+    // And the pool serves them.
+    let held: Vec<_> = (0..4).map(|_| POOL.acquire()).collect();
+    assert_eq!(POOL.stats().created, 4);
+    drop(held);
+}
+
+/// Issue 24, item 4: `prefill(usize::MAX)` sized a vector for `usize::MAX`
+/// objects ("capacity overflow"), and `prefill(1 << 40)` tried to allocate
+/// 8 TiB and aborted, whatever the pool's capacity. Both make what the
+/// store can take and return.
+#[test]
+fn prefill_of_a_huge_count_makes_only_what_fits() {
+    pool! {
+        static SMALL: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(3);
+    }
+    assert_eq!(SMALL.prefill(usize::MAX), 3);
+    assert_eq!(SMALL.prefill(1 << 40), 0);
+    let stats = SMALL.stats();
+    assert_eq!((stats.created, stats.idle), (3, 3), "{stats:?}");
+}
+
+/// `prefill` into a large store makes its objects in bounded batches, all
+/// filed.
+#[test]
+fn prefill_past_one_batch_files_every_object() {
+    pool! {
+        static LARGE: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(1000);
+    }
+    assert_eq!(LARGE.prefill(usize::MAX), 1000);
+    let stats = LARGE.stats();
+    assert_eq!((stats.created, stats.idle, stats.in_use()), (1000, 1000, 0));
+}
