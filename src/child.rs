@@ -50,8 +50,18 @@ pub fn in_child_process(test: &str) {
             String::from_utf8_lossy(&text).into_owned()
         })
     };
-    let stdout = read(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let stderr = read(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stdout = read(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = read(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     let deadline = Instant::now() + TIMEOUT;
     let status = loop {
         if let Some(status) = child.try_wait().expect("the child process is waited for") {
@@ -64,9 +74,14 @@ pub fn in_child_process(test: &str) {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+    let (stdout, stderr) = (
+        stdout.join().unwrap_or_default(),
+        stderr.join().unwrap_or_default(),
+    );
     let Some(status) = status else {
-        panic!("the child process did not end within {TIMEOUT:?} (hung), killed:\n{stdout}\n{stderr}");
+        panic!(
+            "the child process did not end within {TIMEOUT:?} (hung), killed:\n{stdout}\n{stderr}"
+        );
     };
     assert!(
         status.success() && stdout.contains("1 passed"),

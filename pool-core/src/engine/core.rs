@@ -158,6 +158,11 @@ impl PoolCore {
         self.counters.detached.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts an object given with `Pool::put`, before it is reset.
+    pub(crate) fn count_put(&self) {
+        self.counters.put.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Counts `n` objects made.
     #[inline]
     pub(crate) fn created(&self, n: u64) {
@@ -222,6 +227,32 @@ impl PoolCore {
         store.unlock()
     }
 
+    /// Drops every idle object of this pool now (`Pool::clear`): both
+    /// shared tiers, and the caches of the threads that are between
+    /// operations on it, reached as a rotation reaches them
+    /// ([`Slots::age_idle`]: the same locks in the same order, the same
+    /// handshake; a cache whose owner is in an operation is passed over,
+    /// and where the platform has no heavy barrier no cache is reached).
+    /// Counted as `dropped_rotation`. The global epoch does not move; the
+    /// objects are destroyed once every lock is released.
+    #[inline(never)]
+    pub(crate) fn clear(&self) {
+        if !self.registered.load(Ordering::Acquire) {
+            return; // no cache of it exists and nothing was ever filed
+        }
+        let now = epoch().latest();
+        let mut caches = lock(&self.caches);
+        let mut store = self.shared.lock(now);
+        caches.age_idle(now, |local| {
+            store.expire(std::mem::take(&mut local.items));
+            local.epoch = now;
+        });
+        store.expire_all();
+        let dead = store.unlock();
+        drop(caches);
+        drop(dead);
+    }
+
     /// A snapshot of the pool's counters. See [`Stats`].
     #[inline(never)]
     pub(crate) fn stats(&self) -> Stats {
@@ -240,6 +271,7 @@ impl PoolCore {
             rejected: load(&self.counters.rejected),
             detached: load(&self.counters.detached),
             idle: 0,
+            put: load(&self.counters.put),
         };
         // Every returned object is, from then on, either idle, reused, or
         // dropped by the store; thread caches hold the rest of the idle ones.

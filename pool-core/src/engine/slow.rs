@@ -50,6 +50,36 @@ impl RawCache {
         Ok(())
     }
 
+    /// Drops this cache's idle objects, for `Pool::clear` on the owner's
+    /// thread: through the owner's slow entry, so it works where rotation
+    /// cannot reach caches (no heavy barrier). Counted as dropped by
+    /// rotation; the destructors run after the slot and the store are
+    /// left. Does nothing if the cache is retired or the owner is inside
+    /// an operation on the pool (a destructor the pool runs calling
+    /// `clear`).
+    #[inline(never)]
+    pub(crate) fn clear(&self) {
+        let dead = {
+            let Some(mut entered) = self.enter_slow() else {
+                return;
+            };
+            let local = entered.get();
+            let items = std::mem::take(&mut local.items);
+            let epoch = local.epoch;
+            if items.is_empty() {
+                entered.open(epoch);
+                return;
+            }
+            let now = self.core.register();
+            let mut store = self.core.shared.lock(now);
+            store.expire(items);
+            entered.open(epoch);
+            drop(entered);
+            store.unlock()
+        };
+        drop(dead);
+    }
+
     /// Counts an object made on this thread for an acquire that missed:
     /// in the slot, with no read-modify-write, unless the cache is retired
     /// (its slot's counters are summed no more).

@@ -76,7 +76,8 @@ pub struct Stats {
     pub returned: u64,
     /// Returned objects dropped because the tiers were full.
     pub dropped_capacity: u64,
-    /// Idle objects dropped by rotation (idle across two rotations).
+    /// Idle objects dropped by rotation (idle across two rotations), or by
+    /// [`Pool::clear`](crate::Pool::clear).
     pub dropped_rotation: u64,
     /// Objects dropped instead of returned: their guard was dropped during a
     /// panic, their `reset` panicked, or their user called
@@ -93,6 +94,12 @@ pub struct Stats {
     /// Objects idle in the pool now, in the shared tiers and the thread
     /// caches.
     pub idle: u64,
+    /// Objects made elsewhere and given to the pool with
+    /// [`Pool::put`](crate::Pool::put). Each is then counted as a release
+    /// is: in `returned` if the pool kept it (and in `dropped_capacity` if
+    /// it was past the bounds), in `rejected` or `discarded` if its
+    /// `retain` test or its `reset` refused it. Never in `created`.
+    pub put: u64,
 }
 
 impl Stats {
@@ -118,7 +125,9 @@ impl Stats {
     }
 
     /// Objects handed out and not yet returned, discarded, rejected or
-    /// detached.
+    /// detached. Objects given with [`Pool::put`](crate::Pool::put) were
+    /// never handed out: they add to `put` as much as to `returned` (or
+    /// `rejected`, `discarded`), so they leave `in_use` as it was.
     ///
     /// ```
     /// use pool_core::{Pool, pool};
@@ -131,7 +140,7 @@ impl Stats {
     /// assert_eq!(POOL.stats().in_use(), 0);
     /// ```
     pub fn in_use(&self) -> u64 {
-        self.acquired()
+        (self.acquired() + self.put)
             .saturating_sub(self.returned + self.discarded + self.rejected + self.detached)
     }
 }
@@ -152,6 +161,7 @@ impl Stats {
             rejected,
             detached,
             idle,
+            put,
         } = *other;
         self.created += created;
         self.hits_local += hits_local;
@@ -164,6 +174,7 @@ impl Stats {
         self.rejected += rejected;
         self.detached += detached;
         self.idle += idle;
+        self.put += put;
     }
 }
 
@@ -176,6 +187,8 @@ pub(crate) struct Counters {
     pub(crate) discarded: AtomicU64,
     pub(crate) rejected: AtomicU64,
     pub(crate) detached: AtomicU64,
+    /// Objects given with `Pool::put`.
+    pub(crate) put: AtomicU64,
 }
 
 impl Counters {
@@ -187,6 +200,7 @@ impl Counters {
                 discarded: AtomicU64::new(0),
                 rejected: AtomicU64::new(0),
                 detached: AtomicU64::new(0),
+                put: AtomicU64::new(0),
             }
         }
     }

@@ -268,6 +268,21 @@ impl<T> Locked<'_, T> {
         self.bury(expired);
     }
 
+    /// Expires `dead`, objects of this pool that were idle: buried, and
+    /// counted as dropped by rotation (`Pool::clear`).
+    pub(crate) fn expire(&mut self, dead: Vec<T>) {
+        self.tiers.counts.dropped_rotation += dead.len() as u64;
+        self.bury(dead);
+    }
+
+    /// Expires both tiers' objects, as [`expire`](Self::expire) does.
+    pub(crate) fn expire_all(&mut self) {
+        let primary = std::mem::take(&mut self.tiers.primary);
+        let victim = std::mem::take(&mut self.tiers.victim);
+        self.expire(primary);
+        self.expire(victim);
+    }
+
     fn bury(&mut self, dead: Vec<T>) {
         self.graveyard.bury(dead);
     }

@@ -55,7 +55,7 @@ use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Owners, ThreadLocal};
 use handle::{abandon_counted, release_counted};
-use part::{CreateFn, Inner, OwnedCaches, RetainFn, acquire_erased};
+use part::{CreateFn, Inner, OwnedCaches, RetainFn, acquire_erased, clear_erased, put_erased};
 
 pub use handle::PoolHandle;
 
@@ -248,6 +248,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     Owned {
                         inner: NonNull::new_unchecked(base).cast(),
                         acquire,
+                        put: put_erased::<T>,
+                        clear: clear_erased::<T>,
                     },
                 )
             };

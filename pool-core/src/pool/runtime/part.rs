@@ -316,6 +316,34 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
         .acquire(pool)
 }
 
+/// The `put` of a run-time pool's `Pool` (`crate::pool::Owned`): files a
+/// counted `Pool::put` through the calling thread's part, as a release.
+///
+/// # Safety
+///
+/// As for [`acquire_erased`]: `inner` is the live allocation of a run-time
+/// pool of `T`s, with the provenance of all of it.
+pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, value: Boxed<T>) {
+    // SAFETY: the caller's promise; the caller's `&Pool`, in the
+    // allocation, keeps it alive for the call.
+    unsafe { inner.cast::<Inner<T>>().as_ref() }.put(value);
+}
+
+/// The own-cache half of a run-time pool's `Pool::clear`
+/// (`crate::pool::Owned`): empties the calling thread's part's cache, the
+/// one cache reachable where rotation reaches none.
+///
+/// # Safety
+///
+/// As for [`put_erased`].
+pub(super) unsafe fn clear_erased<T: Reset + Send + 'static>(inner: NonNull<()>) {
+    // SAFETY: as in `put_erased`.
+    let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
+    if let Some(cache) = inner.cache() {
+        cache.raw().clear();
+    }
+}
+
 /// Gives a guard's count back to its part when dropped, also when the
 /// reset, the `retain` test or a destructor on the way panics.
 struct GiveBack<T: Reset + Send + 'static>(NonNull<Part<T>>);
