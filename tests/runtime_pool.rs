@@ -432,8 +432,14 @@ fn fill<T: Reset + Send + 'static>(pool: &Pool<T>, with: impl FnOnce(&mut T)) ->
     obj
 }
 
+// The bounds in a where clause: the derive's impls bound `B` again,
+// spanned at the field, and with the bounds inline clippy's
+// `multiple_bound_locations` takes that for a second bound of the user's.
 #[derive(Poolable, Default)]
-struct Frame<B: Reset + Default + Send + 'static> {
+struct Frame<B>
+where
+    B: Reset + Default + Send + 'static,
+{
     bytes: Vec<u8>,
     extra: B,
 }
