@@ -23,21 +23,21 @@
 /// body.extend_from_slice(b"200 OK");
 /// ```
 ///
-/// The initializer is a constant expression of type [`PoolConfig<T>`], usually
-/// [`Pool::new`] followed by [`capacity`](PoolConfig::capacity) and
-/// [`thread_capacity`](PoolConfig::thread_capacity). `T` must implement
-/// [`Reset`] and `Send`.
+/// The initializer is a constant expression of type [`PoolConfig<T>`](crate::PoolConfig), usually
+/// [`Pool::new`](crate::Pool::new) followed by [`capacity`](crate::PoolConfig::capacity) and
+/// [`thread_capacity`](crate::PoolConfig::thread_capacity). `T` must implement
+/// [`Reset`](crate::Reset) and `Send`.
 ///
 /// A `static` cannot be generic, so neither can a pool declared here;
 /// declare one pool per concrete type, derive `Poolable` on a generic
 /// struct (each instantiation gets a pool of its own), or make pools at run
-/// time with [`Pool::builder`].
+/// time with [`Pool::builder`](crate::Pool::builder).
 ///
 /// The initializer is evaluated at compile time, so it cannot use run-time
 /// values. A `move` closure as the constructor gets
 /// ``error: a `pool!` static is made at compile time, so its constructor
 /// cannot capture variables ...``, which names the way out: a pool made at
-/// run time with [`Pool::builder`]. Other run-time values reach rustc's own
+/// run time with [`Pool::builder`](crate::Pool::builder). Other run-time values reach rustc's own
 /// errors first, whose suggestions do not fit a pool: `E0435` ("attempt to
 /// use a non-constant value in a constant", "consider using `let`") for a
 /// closure that borrows a local, and `E0015` ("cannot call non-const

@@ -70,7 +70,7 @@ impl<T: Reset + Send + 'static> Clone for Home<T> {
 
 impl<T: Reset + Send + 'static> Copy for Home<T> {}
 
-/// An object on loan from a [`Pool`]. Dereferences to the object; when
+/// An object on loan from a [`Pool`](crate::Pool). Dereferences to the object; when
 /// dropped, resets it and returns it to the pool.
 ///
 /// If the guard is dropped while its thread is panicking, the object is
