@@ -268,3 +268,41 @@ mod a_run_time_pool {
         super::clear_drops_every_idle_object(pool);
     }
 }
+
+/// A generic derived struct's pool (a run-time pool per instantiation,
+/// whose guards hold no count) takes `put` and `clear` as the others do.
+mod a_generic_derived_pool {
+    use super::*;
+
+    #[derive(Poolable, Default)]
+    struct Generic<B>
+    where
+        B: Reset + Default + Send + 'static,
+    {
+        data: Vec<u8>,
+        extra: B,
+    }
+
+    #[test]
+    fn put_then_acquire_then_clear() {
+        let pool = Generic::<Vec<u16>>::pool();
+        let value = Generic {
+            data: made_elsewhere(),
+            extra: vec![7u16],
+        };
+        let buffer = value.data.as_ptr();
+        pool.put(value);
+        let got = pool.acquire();
+        assert!(got.data.is_empty() && got.extra.is_empty(), "reset");
+        assert_eq!(got.data.as_ptr(), buffer, "the value put");
+        drop(got);
+        let stats = pool.stats();
+        assert_eq!(
+            (stats.put, stats.created, stats.idle, stats.in_use()),
+            (1, 0, 1, 0)
+        );
+        pool.clear();
+        let stats = pool.stats();
+        assert_eq!((stats.idle, stats.dropped_rotation), (0, 1), "{stats:?}");
+    }
+}
