@@ -165,19 +165,19 @@ mod two_panicking_destructors_in_one_batch_do_not_abort {
         rotate(); // rotation still works
     }
 
-    /// The `Rotator` thread expires two armed victims at once, and keeps
-    /// rotating.
+    /// The automatic rotation thread expires two armed victims at once, and
+    /// keeps rotating.
     #[test]
     #[cfg_attr(miri, ignore = "runs a child process")]
-    fn in_the_rotator_thread() {
+    fn in_the_automatic_rotation_thread() {
         const NAME: &str =
-            "two_panicking_destructors_in_one_batch_do_not_abort::in_the_rotator_thread";
+            "two_panicking_destructors_in_one_batch_do_not_abort::in_the_automatic_rotation_thread";
         if !is_child(NAME) {
             return in_child_process(NAME);
         }
         bomb_pool!(POOL, CENSUS: capacity 4, thread_capacity 0);
         release_armed(&POOL, 2);
-        let rotator = pool_core::Rotator::spawn(std::time::Duration::from_millis(1)).unwrap();
+        pool_core::set_rotation_period(Some(std::time::Duration::from_millis(1)));
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         while CENSUS.alive() > 0 {
             assert!(std::time::Instant::now() < deadline, "not rotated");
@@ -189,7 +189,7 @@ mod two_panicking_destructors_in_one_batch_do_not_abort {
             assert!(std::time::Instant::now() < deadline, "stopped rotating");
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        drop(rotator);
+        pool_core::set_rotation_period(None);
         assert_census(POOL.stats(), &CENSUS, 0);
     }
 

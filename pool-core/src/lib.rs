@@ -16,7 +16,6 @@ pub mod metrics;
 mod pool;
 mod poolable;
 mod reset;
-mod rotator;
 #[cfg(feature = "serde")]
 mod serde;
 mod sync;
@@ -33,7 +32,6 @@ pub use pool::guard::Pooled;
 pub use pool::runtime::{PoolBuilder, PoolHandle};
 pub use poolable::Poolable;
 pub use reset::Reset;
-pub use rotator::Rotator;
 
 // The derive's reference, every example a doctest. rustdoc renders a
 // re-export's docs followed by the original item's, so the page ends with

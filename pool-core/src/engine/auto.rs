@@ -65,9 +65,8 @@ fn auto() -> std::sync::MutexGuard<'static, Auto> {
 /// The thread starts when a pool is first used, not before, and only if a
 /// period is set then (or later). A program that wants no background
 /// thread at all calls `set_rotation_period(None)` before it first uses a
-/// pool; it can still call [`rotate`](crate::rotate) itself, or run a
-/// [`Rotator`](crate::Rotator). A period shorter than a millisecond is
-/// taken as a millisecond.
+/// pool; it can still call [`rotate`](crate::rotate) itself. A period
+/// shorter than a millisecond is taken as a millisecond.
 ///
 /// The thread is not joined at exit: when `main` returns, it ends with the
 /// process, like any detached thread. A child made by `fork` has only the

@@ -1,4 +1,4 @@
-//! The global epoch, [`rotate`], and the background [`Rotator`].
+//! The global epoch, [`rotate`], and the registry of pools it ages.
 //!
 //! Rust has no garbage collector whose cycles could age a pool, so this
 //! module supplies the clock: one process-wide epoch counter. Each call to

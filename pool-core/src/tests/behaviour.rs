@@ -636,29 +636,6 @@ mod guard_traits {
     }
 }
 
-#[cfg(not(miri))]
-mod rotator {
-    use super::*;
-    use crate::Rotator;
-    use std::time::{Duration, Instant};
-
-    counted!(Obj, Pool::new(Obj::create).thread_capacity(0));
-
-    #[test]
-    fn the_rotator_drops_idle_objects_in_the_background() {
-        let _epoch = epoch_lock();
-        drop(Obj::acquire());
-        let rotator = Rotator::spawn(Duration::from_millis(5)).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Obj::live() > 0 && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        drop(rotator);
-        assert_eq!(Obj::live(), 0);
-        assert_eq!(Obj::pool().stats().dropped_rotation, 1);
-    }
-}
-
 mod aged_cache_registers {
     use super::*;
     counted!(Obj, Pool::new(Obj::create).thread_capacity(4));
