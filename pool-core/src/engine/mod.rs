@@ -11,9 +11,10 @@
 //! cache's owner and a rotation, and the epoch it is read at), `store` and
 //! `graveyard` (the shared store's tiers, and where what they let go of is
 //! destroyed), `policy` (what a thread cache holds and how it refills and
-//! spills), `stats`, `registry` (every pool, `rotate`, `pools`), `auto`
-//! (the background rotation), `core` (one pool's shared half), `cache` (a
-//! thread's cache and every slow path).
+//! spills), `stats`, `trim` (the allocator trim after a rotation),
+//! `registry` (every pool, `rotate`, `pools`, the hook run after each
+//! rotation), `auto` (the background rotation), `core` (one pool's shared
+//! half), `cache` (a thread's cache and every slow path).
 //!
 //! [`Erased`]: erased::Erased
 
@@ -28,3 +29,4 @@ pub(crate) mod slot;
 pub(crate) mod slow;
 pub(crate) mod stats;
 pub(crate) mod store;
+pub(crate) mod trim;

@@ -21,6 +21,7 @@
 use std::sync::{Arc, Weak};
 
 use crate::engine::slot::epoch;
+use crate::engine::trim;
 use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
 /// A pool as the registry knows it: what `rotate` ages and [`pools`]
@@ -131,7 +132,9 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
 /// `sync.Pool` is emptied by every garbage collection.
 ///
 /// Destructors run on the calling thread, after each pool's lock has been
-/// released.
+/// released. Then, if objects were dropped and
+/// [`set_allocator_trim`](crate::set_allocator_trim) is on, the allocator
+/// is trimmed.
 ///
 /// # Panics
 ///
@@ -162,19 +165,34 @@ pub fn rotate() {
     // A destructor that panics must not leave the other pools unrotated:
     // rotate them all, then pass the first panic on.
     let mut panic = None;
+    let trim = trim::enabled();
+    let mut dropped_any = false;
     for entry in pools {
         // A run-time pool whose last handle and guard are gone is skipped;
         // one that goes while it is visited is dropped here, after its
         // rotation, with no lock held.
         let Some(pool) = entry.visit() else { continue };
-        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            // Only the trim needs to know whether objects went, and reading
+            // the counters costs each pool's cache lock: not when it is off.
+            let before = trim.then(|| pool.stats().dropped_rotation);
             pool.rotate_to(now);
+            let dropped = before.is_some_and(|before| pool.stats().dropped_rotation != before);
             drop(pool);
+            dropped
         })) {
-            panic.get_or_insert(payload);
+            Ok(dropped) => dropped_any |= dropped,
+            Err(payload) => {
+                panic.get_or_insert(payload);
+            }
         }
     }
     lock(&POOLS).retain(|entry| !entry.is_gone());
+    // Every destructor has run and no lock is held: the allocator has all
+    // it will get from this rotation.
+    if dropped_any {
+        trim::after_drops();
+    }
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
     }

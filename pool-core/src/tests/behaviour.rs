@@ -726,3 +726,54 @@ mod owner_turn_over {
         assert_eq!(ALIVE.load(Ordering::SeqCst) as u64, stats.idle, "{stats:?}");
     }
 }
+
+/// `set_allocator_trim`: where glibc is the allocator, a rotation that
+/// drops objects calls `malloc_trim` (counted by `trim::TRIMS`).
+#[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
+mod allocator_trim {
+    use super::*;
+    use crate::engine::trim::{MIN_INTERVAL, TRIMS};
+    use std::sync::atomic::Ordering::Relaxed;
+    use std::time::Instant;
+
+    pool! {
+        static BLOCKS: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(1024)).thread_capacity(0);
+    }
+
+    #[test]
+    fn a_rotation_that_drops_objects_trims_the_allocator() {
+        let _epoch = epoch_lock();
+        crate::set_allocator_trim(true);
+        let before = TRIMS.load(Relaxed);
+        // A trim less than `MIN_INTERVAL` after the last one is skipped, so
+        // rotate a few intervals' worth, not once.
+        let deadline = Instant::now() + 5 * MIN_INTERVAL;
+        while TRIMS.load(Relaxed) == before && Instant::now() < deadline {
+            let dropped = BLOCKS.stats().dropped_rotation;
+            drop((0..32).map(|_| BLOCKS.acquire()).collect::<Vec<_>>());
+            rotate();
+            rotate();
+            assert!(
+                BLOCKS.stats().dropped_rotation > dropped,
+                "the rotations dropped objects"
+            );
+            std::thread::sleep(MIN_INTERVAL / 10);
+        }
+        crate::set_allocator_trim(false);
+        assert!(
+            TRIMS.load(Relaxed) > before,
+            "no trim after rotations that dropped objects"
+        );
+    }
+
+    #[test]
+    fn with_the_trim_off_a_rotation_does_not_trim() {
+        let _epoch = epoch_lock();
+        crate::set_allocator_trim(false);
+        let before = TRIMS.load(Relaxed);
+        drop((0..32).map(|_| BLOCKS.acquire()).collect::<Vec<_>>());
+        rotate();
+        rotate();
+        assert_eq!(TRIMS.load(Relaxed), before);
+    }
+}
