@@ -57,6 +57,15 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
     unsafe { Pool::from_parts(config, local, state, release) }
 }
 
+/// The calling thread's cache of a [`pool!`](crate::pool!) static, made
+/// on its first use of the pool: [`LocalCache::new`], and, with the
+/// `metrics` feature, the hook that makes every rotation publish.
+pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> LocalCache<T> {
+    #[cfg(feature = "metrics")]
+    crate::metrics::install();
+    LocalCache::new(state)
+}
+
 /// The pool of one instantiation of a generic derived struct: what the
 /// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`).
 #[inline]

@@ -5,15 +5,27 @@
 //! already live in the per-thread counters that [`Pool::stats`] sums;
 //! [`publish`] reads them through [`pools`] and hands the recorder their
 //! absolute values (`Counter::absolute`, `Gauge::set`), so the fast path
-//! pays nothing for metrics, and a process that never calls `publish` pays
-//! nothing at all.
+//! pays nothing for metrics.
+//!
+//! **Every rotation publishes.** With this feature, [`rotate`] ends by
+//! doing what `publish` does, after its destructors and the allocator trim,
+//! so the figures it sets include that rotation's drops; the automatic
+//! rotation (every [`DEFAULT_ROTATION_PERIOD`] unless
+//! [`set_rotation_period`] says otherwise) thus keeps a scrape at most one
+//! period stale with no call of yours. The engine does not know this
+//! module: it runs a hook after each rotation, which this module sets the
+//! first time a thread uses a `pool!` static or a derived type's pool, or
+//! `publish` runs. A program whose only pools are made at run time
+//! (`Pool::builder`) or generic derived types calls `publish` once at
+//! start-up to set it. Call `publish` yourself for figures fresher than
+//! the last rotation.
 //!
 //! The alternative, a `metrics::counter!(..).increment(1)` per acquire, was
 //! rejected: it would look up a recorder and touch a shared atomic on every
 //! acquire and release, the costs the thread caches exist to avoid. The
 //! price of publishing snapshots is freshness: the recorder sees the values
-//! of the last `publish`, so call it where the values are read (in the
-//! scrape handler) or on a timer a little shorter than the scrape interval.
+//! of the last `publish` or rotation, so call it where the values are read
+//! (in the scrape handler) when a rotation period is too stale.
 //!
 //! A Prometheus scrape handler, with `metrics-exporter-prometheus`'s
 //! recorder installed in `main`:
@@ -38,9 +50,14 @@
 //! ```
 //!
 //! [`Pool::stats`]: crate::Pool::stats
+//! [`rotate`]: crate::rotate
+//! [`DEFAULT_ROTATION_PERIOD`]: crate::DEFAULT_ROTATION_PERIOD
+//! [`set_rotation_period`]: crate::set_rotation_period
+
+use std::sync::{Mutex, PoisonError};
 
 use crate::Stats;
-use crate::engine::registry::pools;
+use crate::engine::registry::{after_rotation, pools, retired};
 
 /// Label naming the pool on every series: the [`PoolInfo::name`](crate::PoolInfo::name).
 const POOL: &str = "pool";
@@ -84,13 +101,21 @@ const IN_USE: &str = "pool_objects_in_use";
 /// Each call also describes the series (help text and unit) to the
 /// recorder, which exporters print as `# HELP` lines.
 ///
-/// Pools that share a name (two types called `Request` in two modules)
-/// are published as one series, their counts added: two values set one
-/// after the other on the same series would make it jump back and forth.
+/// Pools that share a name (two types called `Request` in two modules,
+/// run-time pools of one type, which are named after it) are published as
+/// one series, their counts added: two values set one after the other on
+/// the same series would make it jump back and forth.
 ///
-/// Counters are set to the pool's totals, not incremented, so calling
-/// `publish` often, or from two threads, counts nothing twice. With no
-/// recorder installed, it reads the statistics and records nothing.
+/// Counters are set to the pools' totals, not incremented, so calling
+/// `publish` often, or from two threads, counts nothing twice. They never
+/// fall, for the life of the process: a run-time pool that ends leaves its
+/// final counts in its name's totals, and no counter is set below the
+/// value it was last set to. With no recorder installed, it reads the
+/// statistics and records nothing.
+///
+/// Every [`rotate`](crate::rotate), the automatic ones included, ends by
+/// publishing (see the [module docs](self)); call `publish` for figures
+/// fresher than the last rotation.
 ///
 /// # Example
 ///
@@ -129,8 +154,21 @@ const IN_USE: &str = "pool_objects_in_use";
 /// });
 /// ```
 pub fn publish() {
+    install();
+    let figures = by_name();
+    // Under the lock: two threads publishing at once must not set a counter
+    // back to the older of their two readings.
+    let mut floor = FLOOR.lock().unwrap_or_else(PoisonError::into_inner);
     describe();
-    for (name, stats) in by_name() {
+    for (name, mut stats) in figures {
+        let in_use = stats.in_use();
+        match floor.iter_mut().find(|(known, _)| *known == name) {
+            Some((_, last)) => {
+                raise_counters(&mut stats, last);
+                *last = stats;
+            }
+            None => floor.push((name, stats)),
+        }
         let counter = |series: &'static str| ::metrics::counter!(series, POOL => name);
         counter(CREATED).absolute(stats.created);
         counter(RETURNED).absolute(stats.returned);
@@ -152,22 +190,83 @@ pub fn publish() {
         }
         // A gauge holds an f64: exact for counts below 2^53.
         ::metrics::gauge!(IDLE, POOL => name).set(stats.idle as f64);
-        ::metrics::gauge!(IN_USE, POOL => name).set(stats.in_use() as f64);
+        ::metrics::gauge!(IN_USE, POOL => name).set(in_use as f64);
     }
 }
 
-/// Every pool's statistics, pools of the same name added together, in the
-/// order [`pools`] lists them.
+/// What each name's series were last set to: a counter is never set below
+/// it (see [`raise_counters`]).
+static FLOOR: Mutex<Vec<(&'static str, Stats)>> = Mutex::new(Vec::new());
+
+/// Makes every rotation publish (`registry::after_rotation`): run by
+/// `publish` and when a thread first uses a `pool!` static or a derived
+/// type's pool (`__private::local_cache`).
+pub(crate) fn install() {
+    after_rotation(publish);
+}
+
+/// Every pool's statistics, pools of the same name added together, with
+/// the final counters of the pools of that name that have ended, in the
+/// order [`pools`] lists them (ended names last).
+///
+/// The live pools are held (`PoolInfo` counts as a handle) while the ended
+/// ones are read, so no pool is in both or, once it is listed, in neither.
+/// A pool that ends just before `pools` is read, and whose counters are not
+/// yet retired, is missed by this reading; `publish` holds its name's
+/// counters where they were until it is.
 fn by_name() -> Vec<(&'static str, Stats)> {
+    let live = pools();
     let mut merged: Vec<(&'static str, Stats)> = Vec::new();
-    for pool in pools() {
-        let stats = pool.stats();
-        match merged.iter_mut().find(|(name, _)| *name == pool.name()) {
-            Some((_, total)) => total.add(&stats),
-            None => merged.push((pool.name(), stats)),
-        }
+    let mut add = |name: &'static str, stats: Stats| match merged
+        .iter_mut()
+        .find(|(known, _)| *known == name)
+    {
+        Some((_, total)) => total.add(&stats),
+        None => merged.push((name, stats)),
+    };
+    for pool in &live {
+        add(pool.name(), pool.stats());
     }
+    for (name, stats) in retired() {
+        add(name, stats);
+    }
+    // A run-time pool dropped here ends with no lock of ours held.
+    drop(live);
     merged
+}
+
+/// Raises each counter of `stats` to at least its value in `floor`, so that
+/// a counter series never falls (the gauges, `idle`, follow the pools).
+fn raise_counters(stats: &mut Stats, floor: &Stats) {
+    let Stats {
+        created,
+        hits_local,
+        hits_primary,
+        hits_victim,
+        returned,
+        dropped_capacity,
+        dropped_rotation,
+        discarded,
+        rejected,
+        detached,
+        put,
+        idle: _,
+    } = stats;
+    for (counter, floor) in [
+        (created, floor.created),
+        (hits_local, floor.hits_local),
+        (hits_primary, floor.hits_primary),
+        (hits_victim, floor.hits_victim),
+        (returned, floor.returned),
+        (dropped_capacity, floor.dropped_capacity),
+        (dropped_rotation, floor.dropped_rotation),
+        (discarded, floor.discarded),
+        (rejected, floor.rejected),
+        (detached, floor.detached),
+        (put, floor.put),
+    ] {
+        *counter = (*counter).max(floor);
+    }
 }
 
 /// Gives the recorder each series' unit and help text.
@@ -243,5 +342,49 @@ mod tests {
         assert_eq!(first[0].1.created, 3);
         assert_eq!(first[0].1.in_use(), 2);
         drop(held);
+    }
+
+    /// Regression (issue 24, item 5): pools of one name are one series, and
+    /// when one of two run-time pools of a name was dropped, its counts left
+    /// the sum, so `pool_objects_returned_total` fell (5100 to 110).
+    #[test]
+    fn counters_do_not_fall_when_a_pool_of_the_name_ends() {
+        const NAME: &str = "metrics::tests::ENDING";
+        let returned = || {
+            by_name()
+                .into_iter()
+                .find(|(name, _)| *name == NAME)
+                .map_or(0, |(_, stats)| stats.returned)
+        };
+        let first = Pool::builder(Vec::<u8>::new).name(NAME).build();
+        let second = Pool::builder(Vec::<u8>::new).name(NAME).build();
+        for _ in 0..3 {
+            drop(first.acquire());
+        }
+        drop(second.acquire());
+        assert_eq!(returned(), 4);
+        drop(first);
+        assert_eq!(returned(), 4, "the ended pool's returns stay counted");
+        drop(second.acquire());
+        assert_eq!(returned(), 5);
+    }
+
+    /// A counter is never set below what it was last set to, by `publish`
+    /// or a rotation.
+    #[test]
+    fn raised_counters_keep_their_floor() {
+        let mut stats = Stats {
+            returned: 3,
+            idle: 1,
+            ..Stats::default()
+        };
+        let floor = Stats {
+            returned: 5,
+            created: 2,
+            idle: 9,
+            ..Stats::default()
+        };
+        raise_counters(&mut stats, &floor);
+        assert_eq!((stats.returned, stats.created, stats.idle), (5, 2, 1));
     }
 }

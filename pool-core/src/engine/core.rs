@@ -314,3 +314,14 @@ impl fmt::Debug for PoolCore {
             .finish_non_exhaustive()
     }
 }
+
+/// A pool made at run time ends: its counters stay in its name's
+/// published totals (`registry::retire`), so they never fall.
+#[cfg(feature = "metrics")]
+impl Drop for PoolCore {
+    fn drop(&mut self) {
+        if self.registered.load(Ordering::Acquire) {
+            registry::retire(self.name, self.stats());
+        }
+    }
+}

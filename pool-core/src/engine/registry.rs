@@ -18,7 +18,7 @@
 //! across two advancements is not held by any shared tier, and is not handed
 //! out by any thread cache.
 
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 
 use crate::engine::slot::epoch;
 use crate::engine::trim;
@@ -132,9 +132,11 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
 /// `sync.Pool` is emptied by every garbage collection.
 ///
 /// Destructors run on the calling thread, after each pool's lock has been
-/// released. Then, if objects were dropped and
+/// released. Then, in this order: if objects were dropped and
 /// [`set_allocator_trim`](crate::set_allocator_trim) is on, the allocator
-/// is trimmed.
+/// is trimmed; with the `metrics` feature, every pool's figures are
+/// published (as `metrics::publish` does), so they include this
+/// rotation's.
 ///
 /// # Panics
 ///
@@ -189,13 +191,61 @@ pub fn rotate() {
     }
     lock(&POOLS).retain(|entry| !entry.is_gone());
     // Every destructor has run and no lock is held: the allocator has all
-    // it will get from this rotation.
+    // it will get from this rotation, and the figures are final.
     if dropped_any {
         trim::after_drops();
+    }
+    if let Some(hook) = AFTER_ROTATION.get() {
+        if let Err(payload) = std::panic::catch_unwind(hook) {
+            panic.get_or_insert(payload);
+        }
     }
     if let Some(payload) = panic {
         std::panic::resume_unwind(payload);
     }
+}
+
+/// What runs after every rotation, once its destructors have run, the
+/// allocator has been trimmed and no lock is held: set once, by a layer
+/// above (the `metrics` feature publishes every pool's figures here).
+static AFTER_ROTATION: OnceLock<fn()> = OnceLock::new();
+
+/// Makes `hook` run after every rotation (see [`AFTER_ROTATION`]); the
+/// first hook set stays.
+#[cfg(feature = "metrics")]
+pub(crate) fn after_rotation(hook: fn()) {
+    if AFTER_ROTATION.get().is_none() {
+        let _ = AFTER_ROTATION.set(hook);
+    }
+}
+
+/// The pools of each name that have ended, their counters added up
+/// (`idle` zero: an ended pool holds nothing), so that a name's published
+/// counters do not fall when one of its pools goes.
+#[cfg(feature = "metrics")]
+type Retired = Mutex<Vec<(&'static str, crate::Stats)>>;
+
+#[cfg(feature = "metrics")]
+global! {
+    static RETIRED: Retired = Retired::new(Vec::new());
+}
+
+/// A registered pool has ended (a run-time pool's core is dropped): keeps
+/// its final counters under its name.
+#[cfg(feature = "metrics")]
+pub(crate) fn retire(name: &'static str, mut stats: crate::Stats) {
+    stats.idle = 0;
+    let mut retired = lock(&RETIRED);
+    match retired.iter_mut().find(|(known, _)| *known == name) {
+        Some((_, total)) => total.add(&stats),
+        None => retired.push((name, stats)),
+    }
+}
+
+/// The counters of every ended pool, by name (see [`retire`]).
+#[cfg(feature = "metrics")]
+pub(crate) fn retired() -> Vec<(&'static str, crate::Stats)> {
+    lock(&RETIRED).clone()
 }
 
 /// Every pool the process has used, in the order each was first used: for

@@ -98,7 +98,7 @@ macro_rules! pool {
                 $crate::__private::thread_local! {
                     static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
                         <$ty as $crate::__private::PoolType>::Item,
-                    > = $crate::__private::LocalCache::new(&__POOL_CORE_STATE);
+                    > = $crate::__private::local_cache(&__POOL_CORE_STATE);
                 }
                 (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
             };

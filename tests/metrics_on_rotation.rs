@@ -1,0 +1,42 @@
+//! With the `metrics` feature, every rotation publishes every pool's
+//! figures: a scrape shows them with no `pool_core::metrics::publish()`
+//! call. A file of its own, so that no other test has called `publish` in
+//! this process first.
+
+use metrics_exporter_prometheus::PrometheusBuilder;
+use pool_core::{Pool, pool};
+
+pool! {
+    static ORDERS: Pool<String> = Pool::new(String::new);
+}
+
+#[test]
+fn a_rotation_publishes_without_a_publish_call() {
+    pool_core::set_rotation_period(None); // only this test's rotation
+    let prometheus = PrometheusBuilder::new()
+        .install_recorder()
+        .expect("the only recorder of this process");
+    drop(ORDERS.acquire()); // made
+    drop(ORDERS.acquire()); // reused from this thread's cache
+    let text = prometheus.render();
+    assert!(
+        !text.contains(r#"pool="ORDERS""#),
+        "published before any rotation:\n{text}"
+    );
+
+    pool_core::rotate();
+
+    let text = prometheus.render();
+    assert!(
+        text.contains(r#"pool_objects_created_total{pool="ORDERS"} 1"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"pool_objects_returned_total{pool="ORDERS"} 2"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"pool_objects_reused_total{pool="ORDERS",tier="thread"} 1"#),
+        "{text}"
+    );
+}
