@@ -95,10 +95,17 @@ fn put_past_the_bounds_is_dropped_and_counted<T: Reset + Send + 'static>(
 /// `clear` drops what the store, this thread's cache and (where rotation
 /// reaches other threads' caches) an idle thread's cache hold, and leaves
 /// a held guard alone.
-fn clear_drops_every_idle_object<T: Reset + Send + 'static>(pool: &'static Pool<T>) {
+fn clear_drops_every_idle_object<T: Reset + Send + 'static>(pool: &Pool<T>) {
+    thread::scope(|scope| clear_with_a_parked_thread(pool, scope));
+}
+
+fn clear_with_a_parked_thread<'s, T: Reset + Send + 'static>(
+    pool: &'s Pool<T>,
+    scope: &'s thread::Scope<'s, '_>,
+) {
     let (filled, wait_filled) = mpsc::channel::<()>();
     let (release, blocked) = mpsc::channel::<()>();
-    let worker = thread::spawn(move || {
+    let worker = scope.spawn(move || {
         drop(pool.acquire()); // one idle object in this thread's cache
         filled.send(()).unwrap();
         blocked.recv().unwrap(); // alive, not using the pool
@@ -262,10 +269,7 @@ mod a_run_time_pool {
     #[test]
     fn clear_drops_every_idle_object() {
         let pool = Pool::builder(new).capacity(4).thread_capacity(1).build();
-        // The worker thread needs a `&'static Pool`; the handle is kept
-        // alive (and the pool with it) for the rest of the process.
-        let pool: &'static Pool<Plain> = Box::leak(Box::new(pool));
-        super::clear_drops_every_idle_object(pool);
+        super::clear_drops_every_idle_object(&pool);
     }
 }
 
