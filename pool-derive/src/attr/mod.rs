@@ -1,18 +1,31 @@
-//! Reads `#[pool(...)]` attributes into typed slots.
+//! Reads `#[pool(...)]` attributes into typed slots: the struct's keys
+//! ([`Container`]) and a field's ([`Field`]).
 //!
 //! Every key's spelling is a [`Symbol`] constant here and nowhere else.
 //! Parsing goes on past a bad key: its error is recorded in the [`Ctxt`],
 //! the rest of the key is skipped up to the next comma, and the next key is
 //! read, so one compile reports every mistake.
+//!
+//! Invariant: each slot holds the first value its key was given, or none; a
+//! key given twice, a bad value or an unknown key adds one error to the
+//! [`Ctxt`] and leaves the other keys to be read.
+//!
+//! A key's value is read in `value`; the error for an unknown key, with
+//! its suggestion, is made in `unknown`.
+
+mod unknown;
+mod value;
 
 use std::fmt::{self, Display};
 
-use proc_macro2::{Literal, TokenStream, TokenTree};
-use quote::{ToTokens, quote};
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::{Attribute, Expr, ExprLit, ExprPath, Lit, Path, Token, parse_quote, token};
+use syn::{Attribute, ExprPath, Path, parse_quote};
 
+use self::unknown::{Position, unknown_key};
+use self::value::{count_value, flag, path_value, plain_path};
 use crate::ctxt::Ctxt;
 
 /// The spelling of an attribute or key.
@@ -244,276 +257,4 @@ fn skip_to_comma(input: ParseStream<'_>) -> TokenStream {
             Ok((skipped, rest))
         })
         .unwrap_or_default()
-}
-
-/// A key that takes no value: `#[pool(skip)]`.
-fn flag(meta: &ParseNestedMeta<'_>, name: Symbol) -> syn::Result<()> {
-    if meta.input.is_empty() || meta.input.peek(Token![,]) {
-        return Ok(());
-    }
-    let key = &meta.path;
-    let value = skip_to_comma(meta.input);
-    Err(syn::Error::new_spanned(
-        quote!(#key #value),
-        format!("`{name}` takes no value: write `#[pool({name})]`"),
-    ))
-}
-
-/// The expression after `key =`.
-fn value(meta: &ParseNestedMeta<'_>, name: Symbol, example: &str) -> syn::Result<Expr> {
-    if !meta.input.peek(Token![=]) {
-        let key = &meta.path;
-        let rest = if meta.input.peek(token::Paren) {
-            skip_to_comma(meta.input)
-        } else {
-            TokenStream::new()
-        };
-        return Err(syn::Error::new_spanned(
-            quote!(#key #rest),
-            format!("`{name}` needs a value: write `#[pool({example})]`"),
-        ));
-    }
-    meta.value()?.parse()
-}
-
-/// A path value: `new = Request::with_buffers`, `reset = clear_scores`.
-fn path_value(meta: &ParseNestedMeta<'_>, name: Symbol, example: &str) -> syn::Result<ExprPath> {
-    match value(meta, name, example)? {
-        Expr::Path(path) if path.attrs.is_empty() => Ok(path),
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(string),
-            ..
-        }) if string.parse::<Path>().is_ok() => Err(syn::Error::new_spanned(
-            &string,
-            format!(
-                "write the path without quotes: `#[pool({name} = {})]`",
-                string.value()
-            ),
-        )),
-        other => Err(syn::Error::new_spanned(
-            &other,
-            format!(
-                "`{name}` takes a path{}, like `#[pool({example})]`",
-                found(&other)
-            ),
-        )),
-    }
-}
-
-/// A path without `<T as Trait>::` or attributes: `crate = ::pool_core`.
-fn plain_path(path: ExprPath) -> syn::Result<Path> {
-    if path.qself.is_some() {
-        return Err(syn::Error::new_spanned(
-            &path,
-            "`crate` takes the path of a crate or module, like `#[pool(crate = ::my_crate::pool_core)]`",
-        ));
-    }
-    Ok(path.path)
-}
-
-/// A `usize` value: `capacity = 1024` or `capacity = CAPACITY`.
-fn count_value(meta: &ParseNestedMeta<'_>, name: Symbol, example: &str) -> syn::Result<Count> {
-    let expected = |found: &str| {
-        format!(
-            "`{name}` takes an integer or the path of a `usize` constant{found}, like `#[pool({example})]`"
-        )
-    };
-    match value(meta, name, example)? {
-        Expr::Lit(ExprLit {
-            lit: Lit::Int(int), ..
-        }) => {
-            if !matches!(int.suffix(), "" | "usize") {
-                return Err(syn::Error::new_spanned(
-                    &int,
-                    format!(
-                        "`{name}` is a `usize`: write `{}` without the `{}` suffix",
-                        int.base10_digits(),
-                        int.suffix()
-                    ),
-                ));
-            }
-            let count: usize = int.base10_parse().map_err(|_| {
-                syn::Error::new_spanned(
-                    &int,
-                    format!("`{name}` is a `usize`, and this does not fit in one"),
-                )
-            })?;
-            let mut literal = Literal::usize_unsuffixed(count);
-            literal.set_span(int.span());
-            Ok(Count(literal.into_token_stream()))
-        }
-        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
-            Ok(Count(path.into_token_stream()))
-        }
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(string),
-            ..
-        }) if string.value().trim().parse::<usize>().is_ok() => Err(syn::Error::new_spanned(
-            &string,
-            format!(
-                "write the number without quotes: `#[pool({name} = {})]`",
-                string.value().trim()
-            ),
-        )),
-        other => Err(syn::Error::new_spanned(&other, expected(&found(&other)))),
-    }
-}
-
-/// Names the kind of a value of the wrong kind, for error messages: `, not
-/// a string`.
-fn found(expr: &Expr) -> String {
-    let kind = match expr {
-        Expr::Lit(ExprLit { lit, .. }) => match lit {
-            Lit::Str(_) => "a string",
-            Lit::Int(_) => "an integer",
-            Lit::Float(_) => "a float",
-            Lit::Bool(_) => "a bool",
-            Lit::Char(_) => "a character",
-            Lit::Byte(_) | Lit::ByteStr(_) | Lit::CStr(_) => "a byte literal",
-            _ => "a literal",
-        },
-        Expr::Unary(_) => "an operation",
-        Expr::Closure(_) => "a closure",
-        Expr::Call(_) | Expr::MethodCall(_) => "a call",
-        _ => return String::new(),
-    };
-    format!(", not {kind}")
-}
-
-/// Whether a key sits on the struct or on a field.
-#[derive(Copy, Clone)]
-enum Position {
-    Struct,
-    Field,
-}
-
-impl Position {
-    const fn keys(self) -> &'static [Symbol] {
-        match self {
-            Position::Struct => STRUCT_KEYS,
-            Position::Field => FIELD_KEYS,
-        }
-    }
-
-    const fn name(self) -> &'static str {
-        match self {
-            Position::Struct => "struct",
-            Position::Field => "field",
-        }
-    }
-
-    const fn other(self) -> Self {
-        match self {
-            Position::Struct => Position::Field,
-            Position::Field => Position::Struct,
-        }
-    }
-}
-
-/// The error for a key that is not one of `position`'s: names the key, says
-/// where it belongs if it is the other position's, suggests the nearest
-/// spelling, and lists the valid keys.
-fn unknown_key(meta: &ParseNestedMeta<'_>, position: Position) -> syn::Error {
-    let path = &meta.path;
-    let key = path.to_token_stream().to_string().replace(' ', "");
-    let keys = list(position.keys());
-    let here = position.name();
-    let other = position.other();
-    let message = if other.keys().iter().any(|symbol| *path == *symbol) {
-        let there = other.name();
-        format!("`{key}` is a {there} key and cannot go on a {here}; the {here} keys are {keys}")
-    } else if let Some(symbol) = did_you_mean(&key, position.keys()) {
-        format!(
-            "unknown {here} key `{key}` in `#[pool(...)]`: did you mean `{symbol}`? The {here} keys are {keys}"
-        )
-    } else {
-        format!("unknown {here} key `{key}` in `#[pool(...)]`; the {here} keys are {keys}")
-    };
-    syn::Error::new_spanned(path, message)
-}
-
-/// `` `a`, `b` and `c` ``.
-fn list(symbols: &[Symbol]) -> String {
-    let quoted: Vec<String> = symbols.iter().map(|s| format!("`{s}`")).collect();
-    match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
-/// The valid key that `key` is most likely a misspelling of, if any: the
-/// same up to case, `-` and `_`; a prefix of it; or within a few edits.
-fn did_you_mean(key: &str, candidates: &[Symbol]) -> Option<Symbol> {
-    let normal = |s: &str| s.to_ascii_lowercase().replace(['_', '-'], "");
-    candidates
-        .iter()
-        .filter_map(|&symbol| {
-            let candidate = symbol.as_str();
-            let distance = if normal(key) == normal(candidate)
-                || (key.len() >= 3 && candidate.starts_with(key))
-            {
-                0
-            } else {
-                edit_distance(key, candidate)
-            };
-            (distance <= (candidate.len() / 3).max(1)).then_some((distance, symbol))
-        })
-        .min_by_key(|&(distance, _)| distance)
-        .map(|(_, symbol)| symbol)
-}
-
-/// Levenshtein distance, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{CAPACITY, FIELD_KEYS, MAX_CAPACITY, STRUCT_KEYS, THREAD_CAPACITY, did_you_mean};
-    use super::{edit_distance, list};
-
-    #[test]
-    fn edit_distance_counts_insertions_deletions_and_substitutions() {
-        assert_eq!(edit_distance("capacity", "capacity"), 0);
-        assert_eq!(edit_distance("capcity", "capacity"), 1);
-        assert_eq!(edit_distance("capasity", "capacity"), 1);
-        assert_eq!(edit_distance("", "new"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-    }
-
-    #[test]
-    fn misspelled_keys_get_a_suggestion_and_strangers_do_not() {
-        assert_eq!(did_you_mean("capcity", STRUCT_KEYS), Some(CAPACITY));
-        assert_eq!(
-            did_you_mean("threadCapacity", STRUCT_KEYS),
-            Some(THREAD_CAPACITY)
-        );
-        assert_eq!(
-            did_you_mean("thread-capacity", STRUCT_KEYS),
-            Some(THREAD_CAPACITY)
-        );
-        assert_eq!(did_you_mean("max_cap", FIELD_KEYS), Some(MAX_CAPACITY));
-        assert_eq!(did_you_mean("frobnicate", STRUCT_KEYS), None);
-        assert_eq!(did_you_mean("x", FIELD_KEYS), None);
-    }
-
-    #[test]
-    fn keys_are_listed_in_prose() {
-        assert_eq!(
-            list(STRUCT_KEYS),
-            "`new`, `capacity`, `thread_capacity` and `crate`"
-        );
-    }
 }
