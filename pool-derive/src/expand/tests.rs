@@ -1,0 +1,251 @@
+//! The derive's output for sample inputs, printed and parsed back: the
+//! per-field statements, the pool, the template and the stub on errors.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{DeriveInput, ImplItem, Item, parse_quote};
+
+use super::derive;
+
+/// The derive's output for `input`, printed (see it with
+/// `cargo test -p pool-derive -- --nocapture`) and parsed back.
+fn expand(input: &DeriveInput) -> Vec<Item> {
+    let output = derive(input);
+    println!("{output}");
+    let file: syn::File = syn::parse2(output).expect("the output is valid Rust");
+    file.items
+}
+
+/// The items inside the output's `const _: () = { ... };`.
+fn const_block_items(items: &[Item]) -> Vec<Item> {
+    let consts: Vec<_> = items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Const(item) => Some(item),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(consts.len(), 1, "everything sits in one `const _` block");
+    assert_eq!(consts[0].ident, "_");
+    let syn::Expr::Block(block) = &*consts[0].expr else {
+        panic!("`const _` holds a block");
+    };
+    block
+        .block
+        .stmts
+        .iter()
+        .map(|stmt| match stmt {
+            syn::Stmt::Item(item) => item.clone(),
+            other => panic!("unexpected statement {}", quote!(#other)),
+        })
+        .collect()
+}
+
+/// The generated `Reset::reset`.
+fn reset_fn(items: &[Item]) -> syn::ImplItemFn {
+    let items = const_block_items(items);
+    let reset = items
+        .iter()
+        .find_map(|item| match item {
+            Item::Impl(imp) if quote!(#imp).to_string().contains(":: Reset for") => Some(imp),
+            _ => None,
+        })
+        .expect("a `Reset` impl");
+    let ImplItem::Fn(function) = &reset.items[0] else {
+        panic!("`Reset` has one fn");
+    };
+    assert_eq!(function.sig.ident, "reset");
+    function.clone()
+}
+
+/// The per-field statements of the generated reset, one string each:
+/// those of its nested `fn clear` if it goes through a template, else
+/// its own.
+fn reset_statements(items: &[Item]) -> Vec<String> {
+    let reset = reset_fn(items);
+    let clear = reset.block.stmts.iter().find_map(|stmt| match stmt {
+        syn::Stmt::Item(Item::Fn(f)) if f.sig.ident == "__pool_clear" => {
+            Some(f.block.stmts.clone())
+        }
+        _ => None,
+    });
+    let statements: Vec<String> = clear
+        .unwrap_or(reset.block.stmts)
+        .iter()
+        .map(|stmt| quote!(#stmt).to_string())
+        .collect();
+    println!("{}", statements.join("\n"));
+    statements
+}
+
+fn strings(statements: &[TokenStream]) -> Vec<String> {
+    statements.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_say() {
+    let input: DeriveInput = parse_quote! {
+        #[derive(Poolable, Default)]
+        #[pool(capacity = 1024, thread_capacity = 32)]
+        struct Request {
+            name: String,
+            age: u32,
+            tags: Vec<String>,
+            #[pool(max_capacity = 65536)]
+            body: Vec<u8>,
+            #[pool(skip)]
+            id: u64,
+            #[pool(default)]
+            mode: Mode,
+            #[pool(reset = reset_scores)]
+            scores: [f32; 4],
+        }
+    };
+    let items = expand(&input);
+    let expected = strings(&[
+        quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.name);),
+        quote!(<u32 as ::pool_core::__private::ResetField>::reset_field(&mut __this.age);),
+        quote!(<Vec<String> as ::pool_core::__private::ResetField>::reset_field(&mut __this.tags);),
+        quote!(<Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut __this.body);),
+        quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
+        quote!(__this.mode = <Mode as ::core::default::Default>::default();),
+        quote!(reset_scores(&mut __this.scores);),
+    ]);
+    assert_eq!(reset_statements(&items), expected);
+}
+
+#[test]
+fn the_pool_is_a_typed_static_with_the_struct_capacities() {
+    let input: DeriveInput = parse_quote! {
+        #[pool(capacity = 1024, thread_capacity = PER_THREAD, new = Self::make)]
+        struct Request {
+            name: String,
+        }
+    };
+    let output = const_block_items(&expand(&input));
+    let poolable = quote!(#(#output)*).to_string();
+    for expected in [
+        quote!(#[automatically_derived] impl ::pool_core::Poolable for Request),
+        quote!(let __create: fn() -> Self = Self::make; __create()),
+        quote! {
+            ::pool_core::pool! {
+                @named ::core::stringify!(Request) =>
+                static __POOL: ::pool_core::Pool<Request> =
+                    ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create)
+                        .capacity(1024)
+                        .thread_capacity(PER_THREAD);
+            }
+            &__POOL
+        },
+    ] {
+        let expected = expected.to_string();
+        assert!(
+            poolable.contains(&expected),
+            "missing `{expected}` in `{poolable}`"
+        );
+    }
+}
+
+#[test]
+fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
+    let tuple: DeriveInput = parse_quote! {
+        struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
+    };
+    let expected = strings(&[
+        quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.0);),
+        quote!(__this.2 = <Mode as ::core::default::Default>::default();),
+    ]);
+    assert_eq!(reset_statements(&expand(&tuple)), expected);
+
+    let unit: DeriveInput = parse_quote!(
+        struct Unit;
+    );
+    assert!(reset_statements(&expand(&unit)).is_empty());
+}
+
+#[test]
+fn plain_fields_go_through_the_template_and_attributed_ones_do_not() {
+    let plain: DeriveInput = parse_quote! {
+        struct Settings { retries: u32, #[pool(skip)] id: u64 }
+    };
+    let reset = reset_fn(&expand(&plain));
+    let body = quote!(#reset).to_string();
+    assert!(
+        body.contains(
+            &quote!(if __POOL_TEMPLATE.is_clean() {
+                __pool_clear(self);
+            } else {
+                __pool_restore_all(self);
+            })
+            .to_string()
+        ),
+        "{body}"
+    );
+
+    let attributed: DeriveInput = parse_quote! {
+        struct Slot { #[pool(skip)] id: u64, #[pool(default)] mode: Mode }
+    };
+    let reset = reset_fn(&expand(&attributed));
+    let body = quote!(#reset).to_string();
+    assert!(!body.contains("TEMPLATE"), "{body}");
+    assert_eq!(
+        reset_statements(&expand(&attributed)),
+        strings(&[quote!(self.mode = <Mode as ::core::default::Default>::default();)])
+    );
+}
+
+#[test]
+fn the_crate_path_can_be_overridden() {
+    let input: DeriveInput = parse_quote! {
+        #[pool(crate = my::pool)]
+        struct Job { input: Vec<u8> }
+    };
+    let output = derive(&input).to_string();
+    assert!(output.contains(&quote!(impl my::pool::Reset for Job).to_string()));
+    assert!(output.contains(&quote!(my::pool::pool!).to_string()));
+    assert!(!output.contains("pool_core"), "{output}");
+}
+
+#[test]
+fn every_error_is_reported_at_once_with_a_stub_impl() {
+    let input: DeriveInput = parse_quote! {
+        #[pool(capcity = 1, thread_capacity = "lots")]
+        struct Request<'a, T> {
+            #[pool(skip, default)]
+            a: u8,
+            #[pool(max_capacity)]
+            b: Vec<T>,
+        }
+    };
+    let items = expand(&input);
+    let errors = items
+        .iter()
+        .filter(|item| {
+            quote!(#item)
+                .to_string()
+                .starts_with(":: core :: compile_error !")
+        })
+        .count();
+    assert_eq!(
+        errors, 5,
+        "unknown key, wrong value, conflict, no value, lifetime"
+    );
+    let stub = quote!(#(#items)*).to_string();
+    assert!(
+        stub.contains(
+            &quote!(
+                fn reset(&mut self) {}
+            )
+            .to_string()
+        ),
+        "{stub}"
+    );
+    assert!(
+        stub.contains(&quote!(Self: ::core::marker::Send + 'static).to_string()),
+        "{stub}"
+    );
+    assert!(
+        stub.contains(&quote!(::core::unreachable!()).to_string()),
+        "{stub}"
+    );
+}
