@@ -1,5 +1,5 @@
 //! [`Template`]: what lets a derived reset give back what the constructor
-//! made, not just what each field's [`Reset`] makes.
+//! made, not just what each field's [`Reset`](crate::Reset) makes.
 //!
 //! A derived struct's reset first needs to know, once per type, whether its
 //! constructor makes anything a plain reset would not: `retries: 3` where
