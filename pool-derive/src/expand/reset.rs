@@ -74,12 +74,25 @@ pub(super) fn reset_body(
             .predicates
             .push(parse_quote!(#ty: #krate::Poolable));
     }
+    // A generic struct's parameters come with the bounds the user wrote on
+    // them, and the where clause adds the fields' bounds: clippy would
+    // report the two places at the user's parameter.
+    let bounds = shape.generic.then(|| {
+        quote! {
+            #[allow(
+                clippy::multiple_bound_locations,
+                reason = "the struct's own bounds, then the fields' in the where clause"
+            )]
+        }
+    });
     let functions = quote! {
         #[allow(clippy::inline_always, reason = "the clean case is the plain per-field reset")]
         #[inline(always)]
+        #bounds
         fn __pool_clear #fn_generics (__this: &mut #ty) #fn_where {
             #(#clear)*
         }
+        #bounds
         fn __pool_restore #fn_generics (
             __this: &mut #ty,
             __template: &#ty,
@@ -91,6 +104,7 @@ pub(super) fn reset_body(
         }
         // Runs once per struct: compiled for size.
         #[cold]
+        #bounds
         fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
         #plan_where
         {
