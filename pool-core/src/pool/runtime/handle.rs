@@ -13,13 +13,13 @@ use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::part::Inner;
+use super::part::{CLOSED, HELD, Inner};
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::Pool;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::reset::Reset;
-use crate::sync::Ordering;
+use crate::sync::{Ordering, lock};
 
 /// A pool made at run time with [`Pool::builder`]: a handle to it.
 ///
@@ -179,4 +179,37 @@ pub(super) fn abandon_counted<T: Reset + Send + 'static>(
     let _counted = Counted(inner);
     // SAFETY: as in `release_counted`.
     unsafe { inner.as_ref() }.pool.abandon(value);
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// The last handle is gone: closes every part, and gives back the
+    /// count of each that has no guard out (`Part`'s invariant). `this` is
+    /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
+    pub(super) fn close(&self, this: *const Inner<T>) {
+        let parts = lock(&self.parts);
+        for part in parts.iter() {
+            let part = part.0;
+            // SAFETY: a part of this pool, alive as long as the pool; only
+            // its atomics are reached, as its owner may be using the rest.
+            let (lent, back) = unsafe { (&(*part.as_ptr()).lent, &(*part.as_ptr()).back) };
+            // No acquire follows: the handles' count ordered every one
+            // before this `close`, and this is the last handle.
+            let lent = lent.load(Ordering::Relaxed);
+            if lent & HELD == 0 {
+                continue; // lent nothing, holds nothing
+            }
+            let closing = CLOSED.wrapping_sub(lent - HELD);
+            if back
+                .fetch_add(closing, Ordering::AcqRel)
+                .wrapping_add(closing)
+                == CLOSED
+            {
+                self.owners.leave();
+                // SAFETY: the part's count, given back once (only this
+                // addition made `back` `CLOSED`: every guard was back);
+                // not the last count, as the caller's handle holds one.
+                unsafe { Arc::decrement_strong_count(this) };
+            }
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! A run-time pool's allocation, `Inner`, and its threads' parts: each
 //! thread's entry in the pool's `ThreadLocal`, with the thread's cache and
 //! the counts of the guards it lent; [`OwnedCaches`], how the pool finds
-//! the calling thread's part (the memo, then the `ThreadLocal`); and
-//! `close`, the end of the protocol when the last handle goes.
+//! the calling thread's part (the memo, then the `ThreadLocal`); the end of
+//! the protocol, when the last handle goes, is `crate::pool::runtime::handle`'s.
 //!
 //! Invariant: the count protocol stated on [`Part`]: a part that has lent
 //! a guard holds one strong count on the pool until the pool is closed and
@@ -408,37 +408,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[inline(always)]
     pub(super) fn cache(&self) -> Option<&LocalCache<T>> {
         self.owned.cache()
-    }
-
-    /// The last handle is gone: closes every part, and gives back the
-    /// count of each that has no guard out (`Part`'s invariant). `this` is
-    /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
-    pub(super) fn close(&self, this: *const Inner<T>) {
-        let parts = lock(&self.parts);
-        for part in parts.iter() {
-            let part = part.0;
-            // SAFETY: a part of this pool, alive as long as the pool; only
-            // its atomics are reached, as its owner may be using the rest.
-            let (lent, back) = unsafe { (&(*part.as_ptr()).lent, &(*part.as_ptr()).back) };
-            // No acquire follows: the handles' count ordered every one
-            // before this `close`, and this is the last handle.
-            let lent = lent.load(Ordering::Relaxed);
-            if lent & HELD == 0 {
-                continue; // lent nothing, holds nothing
-            }
-            let closing = CLOSED.wrapping_sub(lent - HELD);
-            if back
-                .fetch_add(closing, Ordering::AcqRel)
-                .wrapping_add(closing)
-                == CLOSED
-            {
-                self.owners.leave();
-                // SAFETY: the part's count, given back once (only this
-                // addition made `back` `CLOSED`: every guard was back);
-                // not the last count, as the caller's handle holds one.
-                unsafe { Arc::decrement_strong_count(this) };
-            }
-        }
     }
 
     /// [`Pool::put`], knowing where the caches are.
