@@ -31,7 +31,7 @@ cargo package -p pool-derive -p pool-core --allow-dirty
 # What a package may hold: cargo's own files, the manifest, the README, the
 # two licences, Rust sources under src/ (pool-core's unit tests live in
 # src/tests/ and are part of the crate), and pool-core's derive reference.
-allowed='^(\.cargo_vcs_info\.json|Cargo\.lock|Cargo\.toml|Cargo\.toml\.orig|README\.md|LICENSE-APACHE|LICENSE-MIT|derive\.md|src/([a-z_]+/)*[a-z_]+\.rs)$'
+allowed='^(\.cargo_vcs_info\.json|Cargo\.lock|Cargo\.toml|Cargo\.toml\.orig|README\.md|LICENSE-APACHE|LICENSE-MIT|derive\.md|src/lib\.md|src/([a-z_]+/)*[a-z_]+\.rs)$'
 required=(Cargo.toml README.md LICENSE-APACHE LICENSE-MIT src/lib.rs)
 
 for crate in pool-derive pool-core; do
