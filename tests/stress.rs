@@ -468,9 +468,13 @@ mod reclaim {
             rotating.join().unwrap();
         });
         let stats = assert_accounted(&POOL, &CENSUS, 0);
+        // The rotations reached idle objects: aged into the victim tier
+        // (and served from there) or dropped. Which of the two depends on
+        // the schedule: under Miri's few, slow rounds objects are often
+        // reused from the victim tier before a second rotation drops them.
         assert!(
-            stats.dropped_rotation > 0,
-            "rotation dropped idle objects: {stats:?}"
+            stats.hits_victim + stats.dropped_rotation > 0,
+            "rotation aged idle objects: {stats:?}"
         );
     }
 }
