@@ -1,7 +1,7 @@
 //! Compile-time behaviour of `#[derive(Poolable)]`: every attribute
 //! compiles (`tests/ui/pass`), and every mistake fails with the error in
 //! the case's `.stderr` (`tests/ui/<category>`). `TRYBUILD=overwrite cargo
-//! test --test derive_ui` regenerates the `.stderr` files.
+//! test -p pool-ui` regenerates the `.stderr` files.
 //!
 //! The mistakes run first, on their own: trybuild then checks them all in
 //! one `cargo check --keep-going`. Cases of both kinds in one `TestCases`
