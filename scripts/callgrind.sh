@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per round trip (acquire -> write a few bytes -> drop) for the
 # pool, a fresh Box, a hand-written thread_local free list and every peer pool
-# crate of perf/benches/peers (one thread, small object), counted by callgrind.
-# Runs perf/benches/callgrind.rs, which runs the same round trips. Instruction
+# crate of benches/benches/peers (one thread, small object), counted by callgrind.
+# Runs benches/benches/callgrind.rs, which runs the same round trips. Instruction
 # counts do not depend on the machine's load, so this is the stable second
 # measure of "pool vs fastest peer".
 #
@@ -47,12 +47,12 @@ for needed in none thread_local pool; do
 done
 
 # Build the bench binary and find its path.
-if ! BIN=$(cargo bench --manifest-path perf/Cargo.toml --bench callgrind --no-run \
+if ! BIN=$(cargo bench --manifest-path benches/Cargo.toml --bench callgrind --no-run \
     --message-format=json-render-diagnostics |
     jq -r 'select(.reason == "compiler-artifact" and .target.name == "callgrind"
                   and .executable != null) | .executable' | tail -n 1) ||
     [[ -z "$BIN" || ! -x "$BIN" ]]; then
-    echo "build failed; see: cargo bench --manifest-path perf/Cargo.toml --bench callgrind --no-run" >&2
+    echo "build failed; see: cargo bench --manifest-path benches/Cargo.toml --bench callgrind --no-run" >&2
     exit 1
 fi
 echo "binary: $BIN"

@@ -41,5 +41,5 @@ for sanitizer in "$@"; do
     RUSTFLAGS="-Zsanitizer=$sanitizer ${RUSTFLAGS:-}" \
     RUSTDOCFLAGS="-Zsanitizer=$sanitizer ${RUSTDOCFLAGS:-}" \
     CARGO_TARGET_DIR="target/${sanitizer:0:1}san" \
-        cargo "+$toolchain" test -Zbuild-std --target "$target" "${tests[@]}"
+        cargo "+$toolchain" test -Zbuild-std --target "$target" -p pool-tests "${tests[@]}"
 done

@@ -1,6 +1,8 @@
-//! The workspace's own package: it owns the examples and integration tests,
-//! and is never published. Its library holds the support code they share,
-//! written once, which the benches of `perf/` use too: [`alloc`], the
+//! The workspace's own package: it owns the examples, and is never
+//! published. Its library holds the support code the examples, the
+//! integration tests (the `pool-tests` package, `tests/`), the HTTP
+//! examples (`examples/http`) and the benches (`benches/`) share, written
+//! once: [`alloc`], the
 //! counting global allocator; [`census`], objects that count themselves;
 //! [`child`], a test run in a child process. It also runs the repository
 //! README's examples as doctests.

@@ -7,7 +7,7 @@
 //! hyper and a tokio runtime into every `cargo test --workspace`); the
 //! endpoint here is a few lines of `std::net` serving the real
 //! `PrometheusHandle::render()` output, which is all the listener serves
-//! too. `perf/examples/prometheus.rs` uses the exporter's own listener.
+//! too. `examples/http/axum_service.rs` serves it from an axum route.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

@@ -9,7 +9,7 @@
 //! the counters are per thread, so tests running in parallel do not see
 //! each other's allocations.
 //!
-//! `cargo test --test serde_alloc -- --nocapture` prints the figures.
+//! `cargo test -p pool-tests --test serde_alloc -- --nocapture` prints the figures.
 
 use std::collections::HashMap;
 

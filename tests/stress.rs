@@ -11,7 +11,7 @@
 //! rotation being half done (see `ROTATIONS`).
 //!
 //! Under Miri the same tests run with a few threads and iterations:
-//! `cargo +nightly miri test --test stress`.
+//! `cargo +nightly miri test -p pool-tests --test stress`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{PoisonError, RwLock, mpsc};

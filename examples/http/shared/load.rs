@@ -4,11 +4,9 @@
 //! a shared request budget, per-request latency, and the allocations of
 //! the whole process counted by the example's global allocator.
 //!
-//! Not an example of its own: Cargo builds only `examples/*.rs` and
-//! `examples/*/main.rs`; each example includes this file with
-//! `#[path = "shared/load.rs"] mod load;`. It is not in the perf library
-//! either, which would then need hyper and tokio as normal dependencies,
-//! compiled into every bench build.
+//! Not an example of its own: this package's examples are the two listed in
+//! its `Cargo.toml`; each includes this file with
+//! `#[path = "shared/load.rs"] mod load;`.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

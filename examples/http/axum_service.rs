@@ -9,9 +9,9 @@
 //! into metrics-exporter-prometheus's recorder).
 //!
 //! ```text
-//! cargo run --release --manifest-path perf/Cargo.toml --example axum_service
+//! cargo run --release --manifest-path examples/http/Cargo.toml --example axum_service
 //!     # load test, prints a table and the pool's series from /metrics
-//! cargo run --release --manifest-path perf/Cargo.toml --example axum_service -- --serve
+//! cargo run --release --manifest-path examples/http/Cargo.toml --example axum_service -- --serve
 //!     # just serve, until killed
 //! ```
 //!

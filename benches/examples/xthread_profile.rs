@@ -3,7 +3,7 @@
 //! same rings and batches, `pool_perf::handoff`), with the pool's
 //! statistics read before and after each round.
 //!
-//! `cargo run --release --manifest-path perf/Cargo.toml --example xthread_profile [-- ROUNDS [OBJECTS]]`
+//! `cargo run --release --manifest-path benches/Cargo.toml --example xthread_profile [-- ROUNDS [OBJECTS]]`
 //!
 //! With `HARNESS=1`: the harness alone and pool-core's default small pool,
 //! alternating. With `OPOOL=1`: opool with the reset on the producer (on

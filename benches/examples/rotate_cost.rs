@@ -3,7 +3,7 @@
 //! claims every idle thread's cache, runs one process-wide barrier, and ages
 //! the caches.
 //!
-//! `cargo run --release --manifest-path perf/Cargo.toml --example rotate_cost`
+//! `cargo run --release --manifest-path benches/Cargo.toml --example rotate_cost`
 //!
 //! Prints the median and best of 201 rotations, for caches holding objects
 //! (the first two rotations after a burst, which move them to the victim

@@ -2,7 +2,7 @@
 //! byte array, with and without the pool, next to Go's published figures.
 //!
 //! ```text
-//! cargo run --release --example json_decode
+//! cargo run --release --manifest-path examples/json/Cargo.toml --example json_decode
 //! ```
 //!
 //! One decodes `Person { Name, Age, Remark [2048]byte }`, the other
@@ -28,8 +28,8 @@
 //!
 //! `#[derive(Deserialize)]` writes a field-by-field `deserialize_in_place`
 //! (so `name` is cleared and refilled, keeping its buffer) only with
-//! serde_derive's `deserialize_in_place` feature, which the workspace's
-//! `Cargo.toml` turns on. Without it serde decodes a fresh value and assigns
+//! serde_derive's `deserialize_in_place` feature, which pool-core's `serde`
+//! feature turns on (examples/json/Cargo.toml). Without it serde decodes a fresh value and assigns
 //! it, the pooled row shows one allocation per decode, and the example says
 //! so.
 

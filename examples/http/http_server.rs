@@ -3,9 +3,9 @@
 //! and allocated per request on the other, then driven by keep-alive clients.
 //!
 //! ```text
-//! cargo run --release --manifest-path perf/Cargo.toml --example http_server
+//! cargo run --release --manifest-path examples/http/Cargo.toml --example http_server
 //!     # load test, prints a table
-//! cargo run --release --manifest-path perf/Cargo.toml --example http_server -- --serve
+//! cargo run --release --manifest-path examples/http/Cargo.toml --example http_server -- --serve
 //!     # just serve, until killed
 //! ```
 //!
@@ -50,7 +50,7 @@ mod load;
 static ALLOC: Counting = Counting::new();
 
 /// The Go article's request body. `Deserialize` with serde_derive's
-/// `deserialize_in_place` feature (on in the workspace's `Cargo.toml`)
+/// `deserialize_in_place` feature (which pool-core's `serde` feature turns on)
 /// decodes field by field into an existing value, each string cleared and
 /// refilled in its kept buffer; `Poolable` resets it on release the same way.
 #[derive(Poolable, Default, Deserialize)]

@@ -3,8 +3,8 @@
 //! them.
 //!
 //! ```text
-//! cargo bench --manifest-path perf/Cargo.toml --bench peers                # everything, about 4 minutes
-//! cargo bench --manifest-path perf/Cargo.toml --bench peers -- 1_thread    # one workload (a criterion filter)
+//! cargo bench --manifest-path benches/Cargo.toml --bench peers                # everything, about 4 minutes
+//! cargo bench --manifest-path benches/Cargo.toml --bench peers -- 1_thread    # one workload (a criterion filter)
 //! ```
 //!
 //! Workloads, each for a small object (`Small`: two words and a `Vec<u8>`
@@ -84,7 +84,7 @@
 //! two-thread workload also from the fastest sample
 //! (`sample.json`), which is the figure least disturbed when other work
 //! shares the machine's cores;
-//! `cargo run --release --manifest-path perf/Cargo.toml --example perf_chart` draws `docs/perf.svg` from
+//! `cargo run --release --manifest-path benches/Cargo.toml --example perf_chart` draws `docs/perf.svg` from
 //! the same files.
 
 mod counting;

@@ -2,7 +2,7 @@
 //! of Go's `json.Unmarshal(body, pooledObj)`.
 //!
 //! ```text
-//! cargo run --release --example serde_decode
+//! cargo run --release --manifest-path examples/json/Cargo.toml --example serde_decode
 //! ```
 //!
 //! `Pooled<Request>` implements `Deserialize` (pool-core's `serde`
@@ -13,12 +13,12 @@
 //! a global allocator.
 //!
 //! In-place decoding of a derived struct needs serde_derive's
-//! `deserialize_in_place` feature, which this workspace turns on in its
-//! `Cargo.toml`:
+//! `deserialize_in_place` feature, which pool-core's `serde` feature turns
+//! on, so this package's `Cargo.toml` asks for nothing more than:
 //!
 //! ```toml
+//! pool-core = { version = "0.1", features = ["serde"] }
 //! serde = { version = "1", features = ["derive"] }
-//! serde_derive = { version = "1", features = ["deserialize_in_place"] }
 //! ```
 
 use std::hint::black_box;

@@ -8,7 +8,7 @@
 //! pool, for scale.
 //!
 //! ```text
-//! cargo bench --manifest-path perf/Cargo.toml --bench derived_reset
+//! cargo bench --manifest-path benches/Cargo.toml --bench derived_reset
 //! ```
 //!
 //! Instruction counts of the two pooled cases:

@@ -7,7 +7,7 @@
 //! capacity. Each way is compared with no pool in bursts of its size.
 //!
 //! ```text
-//! cargo bench --manifest-path perf/Cargo.toml --bench burst
+//! cargo bench --manifest-path benches/Cargo.toml --bench burst
 //! ```
 //!
 //! Prints the time per request of each way and its ratio to no pool, from

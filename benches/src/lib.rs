@@ -12,19 +12,17 @@
 //!
 //! This package is outside the repository's workspace (it has its own
 //! `[workspace]`), so that the README's `cargo test --workspace` builds none
-//! of criterion, the peers, plotters or hyper. Its commands name its
-//! manifest:
+//! of criterion, the peers or plotters. Its commands name its manifest:
 //!
 //! ```text
-//! cargo bench --manifest-path perf/Cargo.toml --bench peers
-//! cargo bench --manifest-path perf/Cargo.toml --bench round_trip
+//! cargo bench --manifest-path benches/Cargo.toml --bench peers
+//! cargo bench --manifest-path benches/Cargo.toml --bench round_trip
 //! scripts/callgrind.sh        # runs benches/callgrind.rs under callgrind
-//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart
-//! cargo run --release --manifest-path perf/Cargo.toml --example http_server
-//! cargo run --release --manifest-path perf/Cargo.toml --example axum_service
+//! cargo run --release --manifest-path benches/Cargo.toml --example perf_chart
 //! ```
 //!
-//! The counting global allocator the benches and examples install is the
+//! The HTTP examples are in `examples/http`, a package of their own. The
+//! counting global allocator the benches and examples install is the
 //! repository's one, `pool_suite::alloc::Counting`.
 
 #![warn(missing_docs)]

@@ -20,11 +20,11 @@
 //! estimates. Each two-thread sample uses fresh threads, so the pool's
 //! threads take objects other threads released; two such 40-byte objects can
 //! share a cache line, and samples where they do are several times slower.
-//! Look at the per-sample times (`perf/target/criterion/round_trip/*/new/
+//! Look at the per-sample times (`benches/target/criterion/round_trip/*/new/
 //! sample.json`), not only the estimate.
 //!
 //! ```text
-//! cargo bench --manifest-path perf/Cargo.toml --bench round_trip
+//! cargo bench --manifest-path benches/Cargo.toml --bench round_trip
 //! ```
 //!
 //! The round trips are those of `benches/peers` and `benches/callgrind.rs`

@@ -1,9 +1,9 @@
-//! Draws `docs/perf.svg` from the results of `cargo bench --manifest-path perf/Cargo.toml --bench peers`.
+//! Draws `docs/perf.svg` from the results of `cargo bench --manifest-path benches/Cargo.toml --bench peers`.
 //!
 //! ```text
-//! cargo bench --manifest-path perf/Cargo.toml --bench peers
-//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart            # perf/target/perf.svg
-//! cargo run --release --manifest-path perf/Cargo.toml --example perf_chart -- --write # docs/perf.svg
+//! cargo bench --manifest-path benches/Cargo.toml --bench peers
+//! cargo run --release --manifest-path benches/Cargo.toml --example perf_chart            # benches/target/perf.svg
+//! cargo run --release --manifest-path benches/Cargo.toml --example perf_chart -- --write # docs/perf.svg
 //! ```
 //!
 //! Reads criterion's `target/criterion/<group>/<variant>/new/estimates.json`
@@ -19,7 +19,7 @@
 //! of the newest result.
 //!
 //! `perf_chart [--write] [TARGET_DIR] [OUT]` overrides where results are
-//! read (default `$CARGO_TARGET_DIR` or `perf/target`) and where the chart
+//! read (default `$CARGO_TARGET_DIR` or `benches/target`) and where the chart
 //! goes: by default `perf.svg` in the target directory, so that a run does
 //! not overwrite the chart the repository tracks; `--write` writes that
 //! one, `docs/perf.svg`.
@@ -146,7 +146,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect();
     if panels.is_empty() {
         return Err(format!(
-            "no results of benches/peers.rs under {}: run `cargo bench --manifest-path perf/Cargo.toml --bench peers` first",
+            "no results of benches/peers.rs under {}: run `cargo bench --manifest-path benches/Cargo.toml --bench peers` first",
             target.join("criterion").display()
         )
         .into());
@@ -179,7 +179,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let date = newest.map_or_else(|| "unknown date".to_owned(), utc_date);
     footer.draw(&Text::new(
         format!(
-            "measured {date} on {machine}; command: cargo bench --manifest-path perf/Cargo.toml --bench peers, then cargo run --release --manifest-path perf/Cargo.toml --example perf_chart"
+            "measured {date} on {machine}; command: cargo bench --manifest-path benches/Cargo.toml --bench peers, then cargo run --release --manifest-path benches/Cargo.toml --example perf_chart"
         ),
         (20, 12),
         ("sans-serif", 15).into_font().color(&RGBColor(60, 60, 60)),
@@ -296,7 +296,7 @@ fn read_results(criterion: &Path) -> Result<(Results, Option<SystemTime>), Box<d
     let mut newest: Option<SystemTime> = None;
     let groups = std::fs::read_dir(criterion).map_err(|e| {
         format!(
-            "{}: {e}; run `cargo bench --manifest-path perf/Cargo.toml --bench peers` first",
+            "{}: {e}; run `cargo bench --manifest-path benches/Cargo.toml --bench peers` first",
             criterion.display()
         )
     })?;

@@ -9,13 +9,13 @@
 // cross-thread workload, where its objects never come back), and there
 // `harness` (integers, no allocation: the handoff's own cost). The
 // cross-thread rows are timed in rounds, not by criterion: their figure is
-// the median of `ROUNDS`, saved in `perf/target/rounds`.
+// the median of `ROUNDS`, saved in `benches/target/rounds`.
 //
-//   cargo bench --manifest-path perf/Cargo.toml --bench alloc_system \
+//   cargo bench --manifest-path benches/Cargo.toml --bench alloc_system \
 //       --bench alloc_jemalloc --bench alloc_mimalloc
 //
 // Each bench prints, after its run, the table of every allocator's rows
-// that criterion holds (`perf/target/criterion/alloc_*`), each with the
+// that criterion holds (`benches/target/criterion/alloc_*`), each with the
 // age of its oldest figure; run the three in one command for one table of
 // figures from one run, printed by the last (the system allocator's).
 
