@@ -16,6 +16,22 @@ fn a_rotation_publishes_without_a_publish_call() {
     let prometheus = PrometheusBuilder::new()
         .install_recorder()
         .expect("the only recorder of this process");
+
+    // First a pool made at run time, before any `pool!` static is used or
+    // `publish` is called in this process: rotations publish it too.
+    let tenants = Pool::builder(String::new).name("tenants").build();
+    drop(tenants.acquire());
+    assert!(
+        !prometheus.render().contains(r#"pool="tenants""#),
+        "published before the rotation"
+    );
+    pool_core::rotate();
+    let text = prometheus.render();
+    assert!(
+        text.contains(r#"pool_objects_created_total{pool="tenants"} 1"#),
+        "{text}"
+    );
+
     drop(ORDERS.acquire()); // made
     drop(ORDERS.acquire()); // reused from this thread's cache
     let text = prometheus.render();

@@ -58,11 +58,8 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 }
 
 /// The calling thread's cache of a [`pool!`](crate::pool!) static, made
-/// on its first use of the pool: [`LocalCache::new`], and, with the
-/// `metrics` feature, the hook that makes every rotation publish.
+/// on its first use of the pool: [`LocalCache::new`].
 pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> LocalCache<T> {
-    #[cfg(feature = "metrics")]
-    crate::metrics::install();
     LocalCache::new(state)
 }
 

@@ -24,7 +24,8 @@ mod sync;
 mod tests;
 
 pub use engine::auto::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
-pub use engine::registry::{PoolInfo, pools, rotate};
+pub use engine::registry::{PoolInfo, pools};
+pub use engine::rotation::rotate;
 pub use engine::stats::Stats;
 pub use engine::trim::set_allocator_trim;
 pub use pool::Pool;

@@ -1,24 +1,20 @@
-//! Every pool's [`Stats`] through the [`metrics`](https://docs.rs/metrics)
+//! Every pool's [`Stats`](crate::Stats) through the [`metrics`](https://docs.rs/metrics)
 //! facade (feature `metrics`), under Prometheus-style names.
 //!
 //! Invariant: nothing here runs on a pool's acquire or release. The counts
-//! already live in the per-thread counters that [`Pool::stats`] sums;
-//! [`publish`] reads them through [`pools`] and hands the recorder their
+//! already live in the per-thread counters that [`Pool::stats`](crate::Pool::stats) sums;
+//! [`publish`] reads them through [`pools`](crate::pools) and hands the recorder their
 //! absolute values (`Counter::absolute`, `Gauge::set`), so the fast path
 //! pays nothing for metrics.
 //!
-//! **Every rotation publishes.** With this feature, [`rotate`] ends by
+//! **Every rotation publishes.** With this feature, [`rotate`](crate::rotate) ends by
 //! doing what `publish` does, after its destructors and the allocator trim,
 //! so the figures it sets include that rotation's drops; the automatic
-//! rotation (every [`DEFAULT_ROTATION_PERIOD`] unless
-//! [`set_rotation_period`] says otherwise) thus keeps a scrape at most one
-//! period stale with no call of yours. The engine does not know this
-//! module: it runs a hook after each rotation, which this module sets the
-//! first time a thread uses a `pool!` static or a derived type's pool, or
-//! `publish` runs. A program whose only pools are made at run time
-//! (`Pool::builder`) or generic derived types calls `publish` once at
-//! start-up to set it. Call `publish` yourself for figures fresher than
-//! the last rotation.
+//! rotation (every [`DEFAULT_ROTATION_PERIOD`](crate::DEFAULT_ROTATION_PERIOD) unless
+//! [`set_rotation_period`](crate::set_rotation_period) says otherwise) thus keeps a scrape at most one
+//! period stale with no call of yours, whatever kind of pools the program
+//! has. Call `publish` yourself for figures fresher than the last
+//! rotation.
 //!
 //! The alternative, a `metrics::counter!(..).increment(1)` per acquire, was
 //! rejected: it would look up a recorder and touch a shared atomic on every
@@ -49,36 +45,17 @@
 //! # assert!(body.contains(r#"pool_objects_created_total{pool="BODIES"} 1"#), "{body}");
 //! ```
 //!
-//! [`Pool::stats`]: crate::Pool::stats
-//! [`rotate`]: crate::rotate
-//! [`DEFAULT_ROTATION_PERIOD`]: crate::DEFAULT_ROTATION_PERIOD
-//! [`set_rotation_period`]: crate::set_rotation_period
-
-use std::sync::{Mutex, PoisonError};
-
-use crate::Stats;
-use crate::engine::registry::{after_rotation, pools, retired};
-
-/// Label naming the pool on every series: the [`PoolInfo::name`](crate::PoolInfo::name).
-const POOL: &str = "pool";
-
-// The series' names, written once for `publish` and `describe` alike.
-const CREATED: &str = "pool_objects_created_total";
-const REUSED: &str = "pool_objects_reused_total";
-const RETURNED: &str = "pool_objects_returned_total";
-const DROPPED: &str = "pool_objects_dropped_total";
-const DISCARDED: &str = "pool_objects_discarded_total";
-const REJECTED: &str = "pool_objects_rejected_total";
-const DETACHED: &str = "pool_objects_detached_total";
-const IDLE: &str = "pool_objects_idle";
-const IN_USE: &str = "pool_objects_in_use";
+//! [`Pool::stats`](crate::Pool::stats): crate::Pool::stats
+//! [`rotate`](crate::rotate): crate::rotate
+//! [`DEFAULT_ROTATION_PERIOD`](crate::DEFAULT_ROTATION_PERIOD): crate::DEFAULT_ROTATION_PERIOD
+//! [`set_rotation_period`](crate::set_rotation_period): crate::set_rotation_period
 
 /// Publishes every pool's statistics to the installed `metrics` recorder.
 ///
-/// Reads [`pools`] and each pool's [`Stats`], and sets, for each pool,
+/// Reads [`pools`](crate::pools) and each pool's [`Stats`](crate::Stats), and sets, for each pool,
 /// labelled `pool="<name>"` with the pool's [name](crate::PoolInfo::name):
 ///
-/// | series | kind | from [`Stats`] |
+/// | series | kind | from [`Stats`](crate::Stats) |
 /// |---|---|---|
 /// | `pool_objects_created_total` | counter | `created`: made by the constructor |
 /// | `pool_objects_reused_total{tier="thread"}` | counter | `hits_local`: served from the acquiring thread's cache |
@@ -91,7 +68,7 @@ const IN_USE: &str = "pool_objects_in_use";
 /// | `pool_objects_rejected_total` | counter | `rejected`: refused on release by the pool's `retain` test |
 /// | `pool_objects_detached_total` | counter | `detached`: taken out with `Pooled::into_inner` |
 /// | `pool_objects_idle` | gauge | `idle`: idle in the pool now |
-/// | `pool_objects_in_use` | gauge | [`Stats::in_use`]: handed out and not back |
+/// | `pool_objects_in_use` | gauge | [`Stats::in_use`](crate::Stats::in_use): handed out and not back |
 ///
 /// All acquires are `created` plus the three `reused` series
 /// (`sum by (pool) (rate(pool_objects_reused_total[5m]))` over
@@ -154,170 +131,13 @@ const IN_USE: &str = "pool_objects_in_use";
 /// });
 /// ```
 pub fn publish() {
-    install();
-    let figures = by_name();
-    // Under the lock: two threads publishing at once must not set a counter
-    // back to the older of their two readings.
-    let mut floor = FLOOR.lock().unwrap_or_else(PoisonError::into_inner);
-    describe();
-    for (name, mut stats) in figures {
-        let in_use = stats.in_use();
-        match floor.iter_mut().find(|(known, _)| *known == name) {
-            Some((_, last)) => {
-                raise_counters(&mut stats, last);
-                *last = stats;
-            }
-            None => floor.push((name, stats)),
-        }
-        let counter = |series: &'static str| ::metrics::counter!(series, POOL => name);
-        counter(CREATED).absolute(stats.created);
-        counter(RETURNED).absolute(stats.returned);
-        counter(DISCARDED).absolute(stats.discarded);
-        counter(REJECTED).absolute(stats.rejected);
-        counter(DETACHED).absolute(stats.detached);
-        for (tier, count) in [
-            ("thread", stats.hits_local),
-            ("primary", stats.hits_primary),
-            ("victim", stats.hits_victim),
-        ] {
-            ::metrics::counter!(REUSED, POOL => name, "tier" => tier).absolute(count);
-        }
-        for (reason, count) in [
-            ("capacity", stats.dropped_capacity),
-            ("rotation", stats.dropped_rotation),
-        ] {
-            ::metrics::counter!(DROPPED, POOL => name, "reason" => reason).absolute(count);
-        }
-        // A gauge holds an f64: exact for counts below 2^53.
-        ::metrics::gauge!(IDLE, POOL => name).set(stats.idle as f64);
-        ::metrics::gauge!(IN_USE, POOL => name).set(in_use as f64);
-    }
-}
-
-/// What each name's series were last set to: a counter is never set below
-/// it (see [`raise_counters`]).
-static FLOOR: Mutex<Vec<(&'static str, Stats)>> = Mutex::new(Vec::new());
-
-/// Makes every rotation publish (`registry::after_rotation`): run by
-/// `publish` and when a thread first uses a `pool!` static or a derived
-/// type's pool (`__private::local_cache`).
-pub(crate) fn install() {
-    after_rotation(publish);
-}
-
-/// Every pool's statistics, pools of the same name added together, with
-/// the final counters of the pools of that name that have ended, in the
-/// order [`pools`] lists them (ended names last).
-///
-/// The live pools are held (`PoolInfo` counts as a handle) while the ended
-/// ones are read, so no pool is in both or, once it is listed, in neither.
-/// A pool that ends just before `pools` is read, and whose counters are not
-/// yet retired, is missed by this reading; `publish` holds its name's
-/// counters where they were until it is.
-fn by_name() -> Vec<(&'static str, Stats)> {
-    let live = pools();
-    let mut merged: Vec<(&'static str, Stats)> = Vec::new();
-    let mut add = |name: &'static str, stats: Stats| match merged
-        .iter_mut()
-        .find(|(known, _)| *known == name)
-    {
-        Some((_, total)) => total.add(&stats),
-        None => merged.push((name, stats)),
-    };
-    for pool in &live {
-        add(pool.name(), pool.stats());
-    }
-    for (name, stats) in retired() {
-        add(name, stats);
-    }
-    // A run-time pool dropped here ends with no lock of ours held.
-    drop(live);
-    merged
-}
-
-/// Raises each counter of `stats` to at least its value in `floor`, so that
-/// a counter series never falls (the gauges, `idle`, follow the pools).
-fn raise_counters(stats: &mut Stats, floor: &Stats) {
-    let Stats {
-        created,
-        hits_local,
-        hits_primary,
-        hits_victim,
-        returned,
-        dropped_capacity,
-        dropped_rotation,
-        discarded,
-        rejected,
-        detached,
-        put,
-        idle: _,
-    } = stats;
-    for (counter, floor) in [
-        (created, floor.created),
-        (hits_local, floor.hits_local),
-        (hits_primary, floor.hits_primary),
-        (hits_victim, floor.hits_victim),
-        (returned, floor.returned),
-        (dropped_capacity, floor.dropped_capacity),
-        (dropped_rotation, floor.dropped_rotation),
-        (discarded, floor.discarded),
-        (rejected, floor.rejected),
-        (detached, floor.detached),
-        (put, floor.put),
-    ] {
-        *counter = (*counter).max(floor);
-    }
-}
-
-/// Gives the recorder each series' unit and help text.
-fn describe() {
-    use ::metrics::{Unit, describe_counter, describe_gauge};
-    describe_counter!(
-        CREATED,
-        Unit::Count,
-        "Objects made by the pool's constructor because no idle one was found."
-    );
-    describe_counter!(
-        REUSED,
-        Unit::Count,
-        "Acquires served by an idle object, by the tier it came from."
-    );
-    describe_counter!(
-        RETURNED,
-        Unit::Count,
-        "Objects reset and given back to the pool."
-    );
-    describe_counter!(
-        DROPPED,
-        Unit::Count,
-        "Idle objects dropped: returned to full tiers (capacity) or idle across two rotations (rotation)."
-    );
-    describe_counter!(
-        DISCARDED,
-        Unit::Count,
-        "Objects dropped instead of returned: their guard was dropped during a panic, by Pooled::discard, or their reset panicked."
-    );
-    describe_counter!(
-        REJECTED,
-        Unit::Count,
-        "Objects dropped on release because the pool's retain test refused them."
-    );
-    describe_counter!(
-        DETACHED,
-        Unit::Count,
-        "Objects taken out of the pool for good with Pooled::into_inner."
-    );
-    describe_gauge!(IDLE, Unit::Count, "Objects idle in the pool now.");
-    describe_gauge!(
-        IN_USE,
-        Unit::Count,
-        "Objects handed out and not yet returned, discarded, rejected or detached."
-    );
+    crate::engine::publish::publish();
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::Stats;
+    use crate::engine::publish::{by_name, raise_counters};
     use crate::{Pool, pool};
 
     pool! { static FIRST: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(0); }

@@ -24,7 +24,10 @@ pub(crate) mod core;
 pub(crate) mod erased;
 pub(crate) mod graveyard;
 pub(crate) mod policy;
+#[cfg(feature = "metrics")]
+pub(crate) mod publish;
 pub(crate) mod registry;
+pub(crate) mod rotation;
 pub(crate) mod slot;
 pub(crate) mod slow;
 pub(crate) mod stats;

@@ -1,4 +1,5 @@
-//! The global epoch, [`rotate`], and the registry of pools it ages.
+//! The registry of every pool the process has used, which rotation
+//! (`crate::engine::rotation`) ages and [`pools`] lists.
 //!
 //! Rust has no garbage collector whose cycles could age a pool, so this
 //! module supplies the clock: one process-wide epoch counter. Each call to
@@ -18,10 +19,8 @@
 //! across two advancements is not held by any shared tier, and is not handed
 //! out by any thread cache.
 
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::{Arc, Weak};
 
-use crate::engine::slot::epoch;
-use crate::engine::trim;
 use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
 /// A pool as the registry knows it: what `rotate` ages and [`pools`]
@@ -54,14 +53,14 @@ pub(crate) enum Entry {
 
 /// A pool the registry holds, for the length of one visit.
 #[derive(Clone)]
-enum Visited {
+pub(crate) enum Visited {
     Static(&'static dyn Rotate),
     Owned(Arc<dyn Rotate>),
 }
 
 impl Entry {
     /// The pool, unless it was a run-time pool and is gone.
-    fn visit(&self) -> Option<Visited> {
+    pub(crate) fn visit(&self) -> Option<Visited> {
         match self {
             Entry::Static(pool) => Some(Visited::Static(*pool)),
             Entry::Owned(pool) => pool.upgrade().map(Visited::Owned),
@@ -118,105 +117,15 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
     false
 }
 
-/// Advances the global epoch, aging every pool.
-///
-/// For every pool, the objects idle in its shared primary tier move to its
-/// victim tier, where they are still served, and the objects that were
-/// already in the victim tier are dropped, their destructors run. The
-/// caches of threads that are not in the middle of an operation on the pool
-/// are aged the same way (a thread that has stopped using a pool loses its
-/// idle objects like the shared store does); a thread that is, ages its
-/// cache itself on its next operation. The process rotates on its own (see
-/// [`set_rotation_period`](crate::set_rotation_period)); call `rotate` to
-/// give memory back at a moment of your choosing, the way Go's
-/// `sync.Pool` is emptied by every garbage collection.
-///
-/// Destructors run on the calling thread, after each pool's lock has been
-/// released. Then, in this order: if objects were dropped and
-/// [`set_allocator_trim`](crate::set_allocator_trim) is on, the allocator
-/// is trimmed; with the `metrics` feature, every pool's figures are
-/// published (as `metrics::publish` does), so they include this
-/// rotation's.
-///
-/// # Panics
-///
-/// If a destructor panics, the other pools are still rotated (and the
-/// panicking pool's remaining expired objects still dropped), then the
-/// first panic is resumed.
-///
-/// # Example
-///
-/// ```
-/// use pool_core::{Pool, pool, rotate};
-///
-/// pool! {
-///     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(0);
-/// }
-///
-/// drop(BUFFERS.acquire()); // one idle buffer, in the primary tier
-/// rotate();                // now in the victim tier, still served
-/// assert_eq!(BUFFERS.stats().idle, 1);
-/// rotate();                // idle for two epochs: dropped
-/// assert_eq!(BUFFERS.stats().idle, 0);
-/// ```
-pub fn rotate() {
-    let now = epoch().advance();
-    // Copy the list so that no lock is held while destructors run: a
-    // destructor may itself touch a pool, or call `rotate`.
-    let pools = lock(&POOLS).clone();
-    // A destructor that panics must not leave the other pools unrotated:
-    // rotate them all, then pass the first panic on.
-    let mut panic = None;
-    let trim = trim::enabled();
-    let mut dropped_any = false;
-    for entry in pools {
-        // A run-time pool whose last handle and guard are gone is skipped;
-        // one that goes while it is visited is dropped here, after its
-        // rotation, with no lock held.
-        let Some(pool) = entry.visit() else { continue };
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-            // Only the trim needs to know whether objects went, and reading
-            // the counters costs each pool's cache lock: not when it is off.
-            let before = trim.then(|| pool.stats().dropped_rotation);
-            pool.rotate_to(now);
-            let dropped = before.is_some_and(|before| pool.stats().dropped_rotation != before);
-            drop(pool);
-            dropped
-        })) {
-            Ok(dropped) => dropped_any |= dropped,
-            Err(payload) => {
-                panic.get_or_insert(payload);
-            }
-        }
-    }
-    lock(&POOLS).retain(|entry| !entry.is_gone());
-    // Every destructor has run and no lock is held: the allocator has all
-    // it will get from this rotation, and the figures are final.
-    if dropped_any {
-        trim::after_drops();
-    }
-    if let Some(hook) = AFTER_ROTATION.get() {
-        if let Err(payload) = std::panic::catch_unwind(hook) {
-            panic.get_or_insert(payload);
-        }
-    }
-    if let Some(payload) = panic {
-        std::panic::resume_unwind(payload);
-    }
+/// Every registered pool, copied, so that no lock is held while the caller
+/// visits them (a destructor may itself touch a pool, or rotate).
+pub(crate) fn entries() -> Vec<Entry> {
+    lock(&POOLS).clone()
 }
 
-/// What runs after every rotation, once its destructors have run, the
-/// allocator has been trimmed and no lock is held: set once, by a layer
-/// above (the `metrics` feature publishes every pool's figures here).
-static AFTER_ROTATION: OnceLock<fn()> = OnceLock::new();
-
-/// Makes `hook` run after every rotation (see [`AFTER_ROTATION`]); the
-/// first hook set stays.
-#[cfg(feature = "metrics")]
-pub(crate) fn after_rotation(hook: fn()) {
-    if AFTER_ROTATION.get().is_none() {
-        let _ = AFTER_ROTATION.set(hook);
-    }
+/// Forgets the run-time pools that are gone.
+pub(crate) fn forget_gone() {
+    lock(&POOLS).retain(|entry| !entry.is_gone());
 }
 
 /// The pools of each name that have ended, their counters added up

@@ -1,0 +1,182 @@
+//! What `pool_core::metrics::publish()` does, here so that every rotation
+//! runs it, whatever kind of pool the process has (feature `metrics`):
+//! every pool's [`Stats`] set in the `metrics` facade as absolute values.
+//!
+//! Invariant: nothing here runs on a pool's acquire or release, and a
+//! counter series never falls for the life of the process: pools of one
+//! name are added together with the final counts of those that ended, and
+//! no counter is set below the value it was last set to.
+
+use std::sync::{Mutex, PoisonError};
+
+use crate::engine::registry::{pools, retired};
+use crate::engine::stats::Stats;
+
+/// Label naming the pool on every series: the [`PoolInfo::name`](crate::PoolInfo::name).
+const POOL: &str = "pool";
+
+// The series' names, written once for `publish` and `describe` alike.
+const CREATED: &str = "pool_objects_created_total";
+const REUSED: &str = "pool_objects_reused_total";
+const RETURNED: &str = "pool_objects_returned_total";
+const DROPPED: &str = "pool_objects_dropped_total";
+const DISCARDED: &str = "pool_objects_discarded_total";
+const REJECTED: &str = "pool_objects_rejected_total";
+const DETACHED: &str = "pool_objects_detached_total";
+const IDLE: &str = "pool_objects_idle";
+const IN_USE: &str = "pool_objects_in_use";
+
+/// Sets every pool's series (the table is `pool_core::metrics::publish`'s).
+pub(crate) fn publish() {
+    let figures = by_name();
+    // Under the lock: two threads publishing at once must not set a counter
+    // back to the older of their two readings.
+    let mut floor = FLOOR.lock().unwrap_or_else(PoisonError::into_inner);
+    describe();
+    for (name, mut stats) in figures {
+        let in_use = stats.in_use();
+        match floor.iter_mut().find(|(known, _)| *known == name) {
+            Some((_, last)) => {
+                raise_counters(&mut stats, last);
+                *last = stats;
+            }
+            None => floor.push((name, stats)),
+        }
+        let counter = |series: &'static str| ::metrics::counter!(series, POOL => name);
+        counter(CREATED).absolute(stats.created);
+        counter(RETURNED).absolute(stats.returned);
+        counter(DISCARDED).absolute(stats.discarded);
+        counter(REJECTED).absolute(stats.rejected);
+        counter(DETACHED).absolute(stats.detached);
+        for (tier, count) in [
+            ("thread", stats.hits_local),
+            ("primary", stats.hits_primary),
+            ("victim", stats.hits_victim),
+        ] {
+            ::metrics::counter!(REUSED, POOL => name, "tier" => tier).absolute(count);
+        }
+        for (reason, count) in [
+            ("capacity", stats.dropped_capacity),
+            ("rotation", stats.dropped_rotation),
+        ] {
+            ::metrics::counter!(DROPPED, POOL => name, "reason" => reason).absolute(count);
+        }
+        // A gauge holds an f64: exact for counts below 2^53.
+        ::metrics::gauge!(IDLE, POOL => name).set(stats.idle as f64);
+        ::metrics::gauge!(IN_USE, POOL => name).set(in_use as f64);
+    }
+}
+
+/// What each name's series were last set to: a counter is never set below
+/// it (see [`raise_counters`]).
+static FLOOR: Mutex<Vec<(&'static str, Stats)>> = Mutex::new(Vec::new());
+
+/// Every pool's statistics, pools of the same name added together, with
+/// the final counters of the pools of that name that have ended, in the
+/// order [`pools`] lists them (ended names last).
+///
+/// The live pools are held (`PoolInfo` counts as a handle) while the ended
+/// ones are read, so no pool is in both or, once it is listed, in neither.
+/// A pool that ends just before `pools` is read, and whose counters are not
+/// yet retired, is missed by this reading; `publish` holds its name's
+/// counters where they were until it is.
+pub(crate) fn by_name() -> Vec<(&'static str, Stats)> {
+    let live = pools();
+    let mut merged: Vec<(&'static str, Stats)> = Vec::new();
+    let mut add = |name: &'static str, stats: Stats| match merged
+        .iter_mut()
+        .find(|(known, _)| *known == name)
+    {
+        Some((_, total)) => total.add(&stats),
+        None => merged.push((name, stats)),
+    };
+    for pool in &live {
+        add(pool.name(), pool.stats());
+    }
+    for (name, stats) in retired() {
+        add(name, stats);
+    }
+    // A run-time pool dropped here ends with no lock of ours held.
+    drop(live);
+    merged
+}
+
+/// Raises each counter of `stats` to at least its value in `floor`, so that
+/// a counter series never falls (the gauges, `idle`, follow the pools).
+pub(crate) fn raise_counters(stats: &mut Stats, floor: &Stats) {
+    let Stats {
+        created,
+        hits_local,
+        hits_primary,
+        hits_victim,
+        returned,
+        dropped_capacity,
+        dropped_rotation,
+        discarded,
+        rejected,
+        detached,
+        put,
+        idle: _,
+    } = stats;
+    for (counter, floor) in [
+        (created, floor.created),
+        (hits_local, floor.hits_local),
+        (hits_primary, floor.hits_primary),
+        (hits_victim, floor.hits_victim),
+        (returned, floor.returned),
+        (dropped_capacity, floor.dropped_capacity),
+        (dropped_rotation, floor.dropped_rotation),
+        (discarded, floor.discarded),
+        (rejected, floor.rejected),
+        (detached, floor.detached),
+        (put, floor.put),
+    ] {
+        *counter = (*counter).max(floor);
+    }
+}
+
+/// Gives the recorder each series' unit and help text.
+fn describe() {
+    use ::metrics::{Unit, describe_counter, describe_gauge};
+    describe_counter!(
+        CREATED,
+        Unit::Count,
+        "Objects made by the pool's constructor because no idle one was found."
+    );
+    describe_counter!(
+        REUSED,
+        Unit::Count,
+        "Acquires served by an idle object, by the tier it came from."
+    );
+    describe_counter!(
+        RETURNED,
+        Unit::Count,
+        "Objects reset and given back to the pool."
+    );
+    describe_counter!(
+        DROPPED,
+        Unit::Count,
+        "Idle objects dropped: returned to full tiers (capacity) or idle across two rotations (rotation)."
+    );
+    describe_counter!(
+        DISCARDED,
+        Unit::Count,
+        "Objects dropped instead of returned: their guard was dropped during a panic, by Pooled::discard, or their reset panicked."
+    );
+    describe_counter!(
+        REJECTED,
+        Unit::Count,
+        "Objects dropped on release because the pool's retain test refused them."
+    );
+    describe_counter!(
+        DETACHED,
+        Unit::Count,
+        "Objects taken out of the pool for good with Pooled::into_inner."
+    );
+    describe_gauge!(IDLE, Unit::Count, "Objects idle in the pool now.");
+    describe_gauge!(
+        IN_USE,
+        Unit::Count,
+        "Objects handed out and not yet returned, discarded, rejected or detached."
+    );
+}
