@@ -38,12 +38,10 @@ fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
 /// Runs `model` with loom's preemption bound at most `cap`.
 ///
 /// For the three-thread models: every acquire and release there takes the
-/// store's lock, reads its empty-store hint and the epoch, and at the
-/// script's default bound of 4 each explores for well over five minutes.
-/// Capped at 2, the refilling model below takes 180 s (release build,
-/// 2026-12-01; it took half a minute before the lock-free ends of the
-/// slow paths added their loads); the two-thread models keep the full
-/// bound.
+/// store's lock and reads its hints and the epoch, so at the script's
+/// default bound of 4 each would explore for longer than the CI budget
+/// allows; capped, they stay within it. The two-thread models keep the
+/// full bound.
 fn model_with_preemptions_at_most<F>(cap: usize, model: F)
 where
     F: Fn() + Sync + Send + 'static,
@@ -102,10 +100,9 @@ fn rotation_racing_with_two_threads_spilling_and_refilling_loses_nothing() {
     // As above, and each thread's third release finds its cache full and
     // spills the older half into a store with room for two, or, the store
     // full, destroys its object without the lock. At most one preemption:
-    // the lock-free ends added their hints' loads and the cache's fast
-    // entry to the slow paths, which took this model at two from 81 s to
-    // over 25 minutes (release build, 2026-12-01); at one it takes 4 s,
-    // and still fails when the lock-free drop goes uncounted. The
+    // the lock-free ends' loads make the search at two far longer than the
+    // CI budget; at one it still fails when the lock-free drop goes
+    // uncounted. The
     // lock-free drop has models of its own at four: racing an acquire
     // (`loom_shared`) and racing a rotation (below).
     model_with_preemptions_at_most(1, || two_threads_with_a_rotation(3));
