@@ -21,6 +21,7 @@ fn a_rotation_publishes_without_a_publish_call() {
     // `publish` is called in this process: rotations publish it too.
     let tenants = Pool::builder(String::new).name("tenants").build();
     drop(tenants.acquire());
+    tenants.put(String::with_capacity(8)); // made elsewhere
     assert!(
         !prometheus.render().contains(r#"pool="tenants""#),
         "published before the rotation"
@@ -29,6 +30,10 @@ fn a_rotation_publishes_without_a_publish_call() {
     let text = prometheus.render();
     assert!(
         text.contains(r#"pool_objects_created_total{pool="tenants"} 1"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"pool_objects_put_total{pool="tenants"} 1"#),
         "{text}"
     );
 

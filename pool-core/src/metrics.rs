@@ -67,6 +67,7 @@
 /// | `pool_objects_discarded_total` | counter | `discarded`: dropped during a panic, by `Pooled::discard`, or their reset panicked |
 /// | `pool_objects_rejected_total` | counter | `rejected`: refused on release by the pool's `retain` test |
 /// | `pool_objects_detached_total` | counter | `detached`: taken out with `Pooled::into_inner` |
+/// | `pool_objects_put_total` | counter | `put`: made elsewhere and given with `Pool::put` |
 /// | `pool_objects_idle` | gauge | `idle`: idle in the pool now |
 /// | `pool_objects_in_use` | gauge | [`Stats::in_use`](crate::Stats::in_use): handed out and not back |
 ///

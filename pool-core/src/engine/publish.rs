@@ -23,6 +23,7 @@ const DROPPED: &str = "pool_objects_dropped_total";
 const DISCARDED: &str = "pool_objects_discarded_total";
 const REJECTED: &str = "pool_objects_rejected_total";
 const DETACHED: &str = "pool_objects_detached_total";
+const PUT: &str = "pool_objects_put_total";
 const IDLE: &str = "pool_objects_idle";
 const IN_USE: &str = "pool_objects_in_use";
 
@@ -48,6 +49,7 @@ pub(crate) fn publish() {
         counter(DISCARDED).absolute(stats.discarded);
         counter(REJECTED).absolute(stats.rejected);
         counter(DETACHED).absolute(stats.detached);
+        counter(PUT).absolute(stats.put);
         for (tier, count) in [
             ("thread", stats.hits_local),
             ("primary", stats.hits_primary),
@@ -172,6 +174,11 @@ fn describe() {
         DETACHED,
         Unit::Count,
         "Objects taken out of the pool for good with Pooled::into_inner."
+    );
+    describe_counter!(
+        PUT,
+        Unit::Count,
+        "Objects made elsewhere and given to the pool with Pool::put."
     );
     describe_gauge!(IDLE, Unit::Count, "Objects idle in the pool now.");
     describe_gauge!(
