@@ -106,34 +106,8 @@ pub(crate) fn by_name() -> Vec<(&'static str, Stats)> {
 /// Raises each counter of `stats` to at least its value in `floor`, so that
 /// a counter series never falls (the gauges, `idle`, follow the pools).
 pub(crate) fn raise_counters(stats: &mut Stats, floor: &Stats) {
-    let Stats {
-        created,
-        hits_local,
-        hits_primary,
-        hits_victim,
-        returned,
-        dropped_capacity,
-        dropped_rotation,
-        discarded,
-        rejected,
-        detached,
-        put,
-        idle: _,
-    } = stats;
-    for (counter, floor) in [
-        (created, floor.created),
-        (hits_local, floor.hits_local),
-        (hits_primary, floor.hits_primary),
-        (hits_victim, floor.hits_victim),
-        (returned, floor.returned),
-        (dropped_capacity, floor.dropped_capacity),
-        (dropped_rotation, floor.dropped_rotation),
-        (discarded, floor.discarded),
-        (rejected, floor.rejected),
-        (detached, floor.detached),
-        (put, floor.put),
-    ] {
-        *counter = (*counter).max(floor);
+    for (count, floor) in stats.counters_mut().into_iter().zip(floor.counters()) {
+        *count = (*count).max(floor);
     }
 }
 

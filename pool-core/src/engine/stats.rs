@@ -149,6 +149,23 @@ impl Stats {
     /// Adds `other`'s counts to these, for pools published as one.
     #[cfg(feature = "metrics")]
     pub(crate) fn add(&mut self, other: &Stats) {
+        for (count, more) in self.counters_mut().into_iter().zip(other.counters()) {
+            *count += more;
+        }
+        self.idle += other.idle;
+    }
+
+    /// Every counter (every field but the `idle` gauge), in one order, for
+    /// what treats them alike ([`add`](Self::add), the published floor).
+    #[cfg(feature = "metrics")]
+    pub(crate) fn counters(&self) -> [u64; 11] {
+        let mut copy = *self;
+        copy.counters_mut().map(|count| *count)
+    }
+
+    /// [`counters`](Self::counters), to write.
+    #[cfg(feature = "metrics")]
+    pub(crate) fn counters_mut(&mut self) -> [&mut u64; 11] {
         let Stats {
             created,
             hits_local,
@@ -160,21 +177,22 @@ impl Stats {
             discarded,
             rejected,
             detached,
-            idle,
             put,
-        } = *other;
-        self.created += created;
-        self.hits_local += hits_local;
-        self.hits_primary += hits_primary;
-        self.hits_victim += hits_victim;
-        self.returned += returned;
-        self.dropped_capacity += dropped_capacity;
-        self.dropped_rotation += dropped_rotation;
-        self.discarded += discarded;
-        self.rejected += rejected;
-        self.detached += detached;
-        self.idle += idle;
-        self.put += put;
+            idle: _,
+        } = self;
+        [
+            created,
+            hits_local,
+            hits_primary,
+            hits_victim,
+            returned,
+            dropped_capacity,
+            dropped_rotation,
+            discarded,
+            rejected,
+            detached,
+            put,
+        ]
     }
 }
 
