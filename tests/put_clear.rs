@@ -27,6 +27,21 @@ impl Reset for Plain {
     }
 }
 
+/// `Plain`'s constructor, and the two views the shared scenarios take of a
+/// pooled value (used by the static and the run-time pools' modules; the
+/// derived type's module has its own).
+fn new() -> Plain {
+    Plain { data: Vec::new() }
+}
+
+fn wrap(data: Vec<u8>) -> Plain {
+    Plain { data }
+}
+
+fn data(value: &Plain) -> &Vec<u8> {
+    &value.data
+}
+
 /// Data to put, with a buffer to recognise it by.
 fn made_elsewhere() -> Vec<u8> {
     let mut data = Vec::with_capacity(512);
@@ -143,18 +158,6 @@ fn clear_with_a_parked_thread<'s, T: Reset + Send + 'static>(
 mod a_static_pool {
     use super::*;
 
-    fn wrap(data: Vec<u8>) -> Plain {
-        Plain { data }
-    }
-
-    fn data(value: &Plain) -> &Vec<u8> {
-        &value.data
-    }
-
-    fn new() -> Plain {
-        Plain { data: Vec::new() }
-    }
-
     #[test]
     fn put_then_acquire_returns_it_reset() {
         pool! { static POOL: Pool<Plain> = Pool::new(new); }
@@ -239,18 +242,6 @@ mod a_derived_pool {
 
 mod a_run_time_pool {
     use super::*;
-
-    fn wrap(data: Vec<u8>) -> Plain {
-        Plain { data }
-    }
-
-    fn data(value: &Plain) -> &Vec<u8> {
-        &value.data
-    }
-
-    fn new() -> Plain {
-        Plain { data: Vec::new() }
-    }
 
     #[test]
     fn put_then_acquire_returns_it_reset() {
