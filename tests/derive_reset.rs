@@ -126,19 +126,11 @@ fn a_buffer_past_max_capacity_is_shrunk_and_emptied() {
     );
 }
 
-/// A part of a pooled object, with a `Reset` of its own, as a
-/// `ReuseVec` element.
-#[derive(Default)]
+/// A part of a pooled object, as a `ReuseVec` element.
+#[derive(Reset, Default)]
 struct Part {
     name: String,
     count: u32,
-}
-
-impl Reset for Part {
-    fn reset(&mut self) {
-        self.name.reset();
-        self.count.reset();
-    }
 }
 
 #[test]

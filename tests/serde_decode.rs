@@ -269,18 +269,11 @@ fn a_guard_decoded_in_place_keeps_its_object() {
     assert_eq!(Line::pool().stats().acquired(), 2);
 }
 
-/// A part of a pooled object: `Reset` by hand, as a `ReuseVec` element.
-#[derive(Deserialize, Serialize, Default, Debug, PartialEq)]
+/// A part of a pooled object, as a `ReuseVec` element.
+#[derive(Reset, Deserialize, Serialize, Default, Debug, PartialEq)]
 struct Line {
     sku: String,
     quantity: u32,
-}
-
-impl Reset for Line {
-    fn reset(&mut self) {
-        self.sku.reset();
-        self.quantity.reset();
-    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! in any release.
 //!
 //! [`ResetField`] and [`CreateDefault`] add nothing at run time: each
-//! forwards to one standard method and is inlined away. They exist so that a
+//! forwards to one standard method and is inlined away ([`ResetPart`] too,
+//! for `#[derive(Reset)]`). They exist so that a
 //! mistake in a derived struct is reported on the offending field, in the
 //! derive's own words (`#[diagnostic::on_unimplemented]`), rather than as a
 //! bare trait bound: when a blanket impl's bound fails for the same type,
@@ -106,6 +107,29 @@ impl<T: Reset + ?Sized> ResetField for T {
     )]
     #[inline(always)]
     fn reset_field(&mut self) {
+        self.reset();
+    }
+}
+
+/// Resets one field of a `#[derive(Reset)]` part: [`ResetField`] in the
+/// part derive's words, which has no constructor to copy a value from.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Reset`, so `#[derive(Reset)]` cannot reset this field",
+    label = "this field's type does not implement `Reset`",
+    note = "a part has no constructor: its reset state is each field's; add `#[pool(default)]` to set the field to `Default::default()`, `#[pool(reset = path)]` to reset it with a function or `#[pool(skip)]` to keep it, or implement `Reset` for `{Self}`"
+)]
+pub trait ResetPart {
+    /// [`Reset::reset`].
+    fn reset_part(&mut self);
+}
+
+impl<T: Reset + ?Sized> ResetPart for T {
+    #[allow(
+        clippy::inline_always,
+        reason = "a forwarding shim: it must cost nothing over calling `reset` directly, also unoptimised"
+    )]
+    #[inline(always)]
+    fn reset_part(&mut self) {
         self.reset();
     }
 }
