@@ -1,9 +1,11 @@
-//! The seeds' JSON bodies and the in-place decoders of workload 4.
+//! The seeds' JSON bodies and the in-place decoders of workload 4, and
+//! the nested request of `json_nested`: an [`Order`] of ten [`LineItem`]s.
 
 use std::fmt;
 
-use serde::Deserialize;
+use pool_core::{Poolable, Reset, ReuseVec};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 
 /// What Go's `json.Marshal` makes of seed 000's `Person{Name: "萌哦科技",
 /// Age: 25}` (a `[2048]byte` encodes as an array of numbers).
@@ -78,14 +80,13 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for InPlace<'_, T> {
 
 /// A HAND-WRITTEN field-by-field `deserialize_in_place` for `Person` and
 /// `Student`: what serde_derive generates when its `deserialize_in_place`
-/// feature is on. That feature is off in this workspace (`cargo tree -e
-/// features -i serde_derive` shows only "default"), so the derived
-/// `Deserialize::deserialize_in_place` is serde's default,
-/// `*place = Deserialize::deserialize(de)?`, which builds a new `String`
-/// and drops the old one (variant `pooled_derive`). This one decodes `Name`
-/// into the existing `String` (serde's `String::deserialize_in_place`:
-/// clear, then push, so the buffer is kept), `Age` by value and `Remark`
-/// into the existing array (variant `pooled`).
+/// feature is on, as it is here (pool-core's `serde` feature turns it on;
+/// variant `pooled_derive`), except for `Remark`, which the derive decodes
+/// to a fresh array and copies in (`deserialize_with`). This one decodes
+/// `Name` into the existing `String` (serde's
+/// `String::deserialize_in_place`: clear, then push, so the buffer is
+/// kept), `Age` by value and `Remark` into the existing array (variant
+/// `pooled`).
 ///
 /// Like the derive: unknown keys are skipped, a missing or repeated field
 /// is an error.
@@ -178,4 +179,78 @@ pub fn fields_in_place<'de, D: Deserializer<'de>>(
 
     const FIELDS: &[&str] = &["Name", "Age", "Remark"];
     de.deserialize_struct("Person", FIELDS, Fields { name, age, remark })
+}
+
+/// A line item of [`Order`]: two strings and a list of tags, reset in
+/// place with its order (no pool of its own).
+#[derive(Reset, Default, Serialize, Deserialize)]
+pub struct LineItem {
+    /// The stock-keeping unit.
+    pub sku: String,
+    /// What it is.
+    pub name: String,
+    /// How many.
+    pub quantity: u32,
+    /// Kept, each tag with its buffer, across the order's uses.
+    pub tags: ReuseVec<String>,
+}
+
+/// A nested request, decoded into `Pooled<Order>`: its line items and
+/// tags are `ReuseVec`s, whose reset keeps the elements for the next
+/// decode.
+#[derive(Poolable, Default, Serialize, Deserialize)]
+pub struct Order {
+    /// The order's number.
+    pub id: u64,
+    /// Ten in [`order_body`].
+    pub items: ReuseVec<LineItem>,
+    /// The order's own tags.
+    pub tags: ReuseVec<String>,
+}
+
+/// [`LineItem`] with a `Vec` of tags, as it is written without `ReuseVec`.
+#[derive(Reset, Default, Deserialize)]
+pub struct VecLineItem {
+    /// The stock-keeping unit.
+    pub sku: String,
+    /// What it is.
+    pub name: String,
+    /// How many.
+    pub quantity: u32,
+    /// Cleared at each reset: the strings are dropped.
+    pub tags: Vec<String>,
+}
+
+/// [`Order`] with `Vec`s: the reset drops every line item and tag.
+#[derive(Poolable, Default, Deserialize)]
+pub struct VecOrder {
+    /// The order's number.
+    pub id: u64,
+    /// Ten in [`order_body`].
+    pub items: Vec<VecLineItem>,
+    /// The order's own tags.
+    pub tags: Vec<String>,
+}
+
+/// The body of an [`Order`] (or a [`VecOrder`]) with ten line items of two
+/// or three tags and two tags of its own, 52 strings in all, none with an
+/// escape (serde_json would copy it through a scratch buffer it allocates
+/// per call): the order of `tests/nested_decode.rs`.
+pub fn order_body() -> Vec<u8> {
+    let mut order = Order {
+        id: 90_210,
+        ..Order::default()
+    };
+    for i in 0..10 {
+        let item = order.items.push_reused();
+        item.sku = format!("SKU-{i:05}");
+        item.name = format!("Espresso cups, set of {}, stoneware", i + 2);
+        item.quantity = i + 1;
+        item.tags.extend(["kitchen", "fragile"].map(String::from));
+        if i % 2 == 0 {
+            item.tags.push("gift-wrap".to_owned());
+        }
+    }
+    order.tags.extend(["priority", "eu-west"].map(String::from));
+    serde_json::to_vec(&order).expect("an Order serializes")
 }

@@ -130,7 +130,7 @@ async fn measure() {
     tokio::spawn(serve(listener));
 
     load::describe("http_server", addr);
-    let allocs = load::compare(&ALLOC, addr, ["/withoutpool", "/withpool"]).await;
+    let allocs = load::compare(&ALLOC, addr, ["/withoutpool", "/withpool"], load::BODY).await;
 
     if allocs[1] > allocs[0] - 2.5 {
         println!(

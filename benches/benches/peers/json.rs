@@ -1,9 +1,12 @@
-//! Workload 4: JSON decode, fresh or into a pooled value.
+//! Workload 4: JSON decode, fresh or into a pooled value: the seeds' flat
+//! bodies (`json_decode`) and a nested order (`json_nested`).
 
 use std::hint::black_box;
 
 use criterion::BenchmarkGroup;
 use criterion::measurement::WallTime;
+use pool_core::Pooled;
+use pool_perf::json::{Order, VecOrder};
 
 /// The JSON decode variants, for one body and type.
 pub(crate) trait Decodes {
@@ -47,6 +50,28 @@ macro_rules! decodes {
     }};
 }
 pub(crate) use decodes;
+
+/// Hands each decode of the nested order to `v`: fresh, as `Order` (with
+/// `ReuseVec`s) and as `VecOrder` (with `Vec`s), and into a pooled one of
+/// each, warm, the way a handler decodes it (`Pooled<T>: Deserialize`).
+pub(crate) fn nested_decodes(v: &mut impl Decodes) {
+    v.variant("fresh", |body| {
+        let order: Order = serde_json::from_slice(body).expect("valid body");
+        black_box(&order);
+    });
+    v.variant("fresh_vec", |body| {
+        let order: VecOrder = serde_json::from_slice(body).expect("valid body");
+        black_box(&order);
+    });
+    v.variant("pooled", |body| {
+        let order: Pooled<Order> = serde_json::from_slice(body).expect("valid body");
+        black_box(&*order);
+    });
+    v.variant("pooled_vec", |body| {
+        let order: Pooled<VecOrder> = serde_json::from_slice(body).expect("valid body");
+        black_box(&*order);
+    });
+}
 
 pub(crate) struct DecodeTimed<'g, 'c, 'b> {
     pub(crate) group: &'g mut BenchmarkGroup<'c, WallTime>,

@@ -38,7 +38,10 @@
 //! 4. `json_decode`: the seeds' JSON bodies (seed 000's `Person` with a
 //!    2048-byte `Remark`, seed 001's `Student` with a 1024-byte one) decoded
 //!    with `serde_json` into a fresh value, or into a pooled one whose
-//!    `String` keeps its buffer.
+//!    `String` keeps its buffer; and `json_nested`, an order of ten line
+//!    items (two `String`s and a list of tags each) and tags of its own
+//!    (`pool_perf::json::order_body`), decoded fresh or into a
+//!    `Pooled<Order>` whose lists are `ReuseVec`s or `Vec`s.
 //!
 //! Variants (the peers are used the way their docs recommend for each
 //! workload; see [`round_trips`] and [`handoffs`]):
@@ -97,12 +100,12 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
 use pool_perf::handoff::{RoundsRun, round_objects};
-use pool_perf::json::{body_000, body_001, fields_in_place};
+use pool_perf::json::{Order, VecOrder, body_000, body_001, fields_in_place, order_body};
 use pool_perf::round_trip::{OneThread, TwoThreads};
 
 use crate::counting::{DecodeCounted, count_object};
 use crate::handoff::{CrossRounds, handoffs};
-use crate::json::{DecodeTimed, decodes};
+use crate::json::{DecodeTimed, decodes, nested_decodes};
 use crate::report::report;
 
 include!("../shared/variants.rs");
@@ -172,6 +175,16 @@ fn bench_json(c: &mut Criterion) {
         }
     );
     group.finish();
+
+    let mut group = c.benchmark_group("json_nested");
+    configure(&mut group);
+    let body = order_body();
+    nested_decodes(&mut DecodeTimed {
+        group: &mut group,
+        seed: "order",
+        body: &body,
+    });
+    group.finish();
 }
 
 /// Checks that the variants compute what they claim before timing them.
@@ -201,6 +214,17 @@ fn check() {
         assert!(person.remark.iter().all(|&b| b == 0));
     }
     assert_eq!(pooled.name.capacity(), capacity, "the buffer is kept");
+
+    let body = order_body();
+    let first: Pooled<Order> = serde_json::from_slice(&body).expect("valid body");
+    let name = first.items[9].name.as_ptr();
+    drop(first);
+    let order: Pooled<Order> = serde_json::from_slice(&body).expect("valid body");
+    let plain: VecOrder = serde_json::from_slice(&body).expect("valid body");
+    assert_eq!((order.items.len(), plain.items.len()), (10, 10));
+    assert_eq!(order.items[9].name, plain.items[9].name);
+    assert_eq!(order.items[8].tags, plain.items[8].tags);
+    assert_eq!(order.items[9].name.as_ptr(), name, "the line item is kept");
 }
 
 fn main() {
@@ -256,6 +280,14 @@ fn main() {
                 rows: &mut rows,
             }
         );
+    }
+    if wanted("json_nested") {
+        nested_decodes(&mut DecodeCounted {
+            group: "json_nested",
+            seed: "order",
+            body: &order_body(),
+            rows: &mut rows,
+        });
     }
     report(&rows);
 }

@@ -1,6 +1,6 @@
 //! The loopback load generator of the HTTP examples (`http_server.rs`,
 //! `axum_service.rs`), written once so that their figures come from the
-//! same client: keep-alive hyper connections posting the same JSON body,
+//! same client: keep-alive hyper connections posting one JSON body,
 //! a shared request budget, per-request latency, and the allocations of
 //! the whole process counted by the example's global allocator.
 //!
@@ -20,7 +20,8 @@ use hyper_util::rt::TokioIo;
 use pool_suite::alloc::Counting;
 use tokio::net::TcpStream;
 
-/// The request body every client posts: the Go article's request.
+/// The Go article's request: the body `http_server.rs` posts, and
+/// `axum_service.rs`'s `--rss` burst.
 pub const BODY: &[u8] = br#"{"name":"test","id":"id1","country":"testCountry","age":10}"#;
 
 /// Concurrent keep-alive connections of a round.
@@ -37,6 +38,7 @@ pub const ROUNDS: usize = 3;
 async fn client(
     addr: SocketAddr,
     path: &'static str,
+    body: Bytes,
     budget: Arc<AtomicUsize>,
     deadline: Instant,
 ) -> Vec<u64> {
@@ -55,7 +57,7 @@ async fn client(
         let request = hyper::Request::post(path)
             .header(hyper::header::HOST, "127.0.0.1")
             .header(hyper::header::CONTENT_TYPE, "application/json")
-            .body(Full::new(Bytes::from_static(BODY)))
+            .body(Full::new(body.clone()))
             .expect("request");
         let start = Instant::now();
         let response = sender.send_request(request).await.expect("send");
@@ -76,12 +78,12 @@ pub struct Round {
     pub allocs: f64,
 }
 
-/// `requests` posts to `path` over `connections` keep-alive connections,
-/// or as many as fit in `limit`.
+/// `requests` posts of `body` to `path` over `connections` keep-alive
+/// connections, or as many as fit in `limit`.
 pub async fn round(
     alloc: &'static Counting,
     addr: SocketAddr,
-    path: &'static str,
+    (path, body): (&'static str, &Bytes),
     connections: usize,
     requests: usize,
     limit: Duration,
@@ -91,7 +93,7 @@ pub async fn round(
     let start = Instant::now();
     let deadline = start + limit;
     let tasks: Vec<_> = (0..connections)
-        .map(|_| tokio::spawn(client(addr, path, budget.clone(), deadline)))
+        .map(|_| tokio::spawn(client(addr, path, body.clone(), budget.clone(), deadline)))
         .collect();
     let mut latencies = Vec::with_capacity(requests);
     for task in tasks {
@@ -113,29 +115,31 @@ pub async fn round(
     }
 }
 
-/// Warms both routes up, then runs [`ROUNDS`] rounds on each, alternating,
-/// printing a table; returns the last round's allocations per request of
-/// each route.
-pub async fn compare(
+/// Warms the routes up, then runs [`ROUNDS`] rounds on each, alternating,
+/// each posting `body`, printing a table; returns the last round's
+/// allocations per request of each route.
+pub async fn compare<const N: usize>(
     alloc: &'static Counting,
     addr: SocketAddr,
-    routes: [&'static str; 2],
-) -> [f64; 2] {
-    // Warm up both routes: connections, the allocator, the pool.
+    routes: [&'static str; N],
+    body: &'static [u8],
+) -> [f64; N] {
+    let body = Bytes::from_static(body);
+    // Warm up every route: connections, the allocator, the pool.
     for path in routes {
-        round(alloc, addr, path, CONNECTIONS, 2_000, LIMIT).await;
+        round(alloc, addr, (path, &body), CONNECTIONS, 2_000, LIMIT).await;
     }
     println!(
-        "{:<8}{:<14}{:>9}{:>10}{:>10}{:>10}{:>9}{:>11}",
+        "{:<8}{:<16}{:>9}{:>10}{:>10}{:>10}{:>9}{:>11}",
         "round", "route", "requests", "req/s", "p50 µs", "p99 µs", "B/req", "allocs/req"
     );
-    let mut allocs = [0.0; 2];
+    let mut allocs = [0.0; N];
     for n in 1..=ROUNDS {
         for (route, path) in routes.into_iter().enumerate() {
-            let r = round(alloc, addr, path, CONNECTIONS, REQUESTS, LIMIT).await;
+            let r = round(alloc, addr, (path, &body), CONNECTIONS, REQUESTS, LIMIT).await;
             allocs[route] = r.allocs;
             println!(
-                "{n:<8}{path:<14}{:>9}{:>10.0}{:>10.1}{:>10.1}{:>9.0}{:>11.2}",
+                "{n:<8}{path:<16}{:>9}{:>10.0}{:>10.1}{:>10.1}{:>9.0}{:>11.2}",
                 r.requests, r.per_second, r.p50_us, r.p99_us, r.bytes, r.allocs
             );
         }
