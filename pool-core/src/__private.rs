@@ -15,6 +15,7 @@
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
 
+use crate::ReuseVec;
 use crate::reset::Reset;
 
 pub use crate::engine::cache::LocalCache;
@@ -142,7 +143,7 @@ impl<T: Default> CreateDefault for T {
 #[diagnostic::on_unimplemented(
     message = "`#[pool(max_capacity = ...)]` needs a type with a capacity, and `{Self}` has none",
     label = "`{Self}` has no capacity to bound",
-    note = "`max_capacity` applies to `String`, `Vec`, `VecDeque`, `HashMap`, `HashSet` and `BinaryHeap` fields; remove it from this field"
+    note = "`max_capacity` applies to `String`, `Vec`, `VecDeque`, `HashMap`, `HashSet`, `BinaryHeap` and `ReuseVec` fields; remove it from this field"
 )]
 pub trait MaxCapacity {
     /// If the capacity is above `max`, shrinks it to (about) `max`; an
@@ -174,6 +175,15 @@ impl_max_capacity!(
     [T: Ord] BinaryHeap<T>,
 );
 
+/// A `ReuseVec`'s bound is on the elements it keeps, each with its own
+/// buffers, and then on its own buffer (`ReuseVec::shrink_kept_to`).
+impl<T> MaxCapacity for ReuseVec<T> {
+    #[inline]
+    fn shrink_past(&mut self, max: usize) {
+        self.shrink_kept_to(max);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::MaxCapacity;
@@ -199,15 +209,20 @@ mod tests {
         let mut map: HashMap<u8, u8> = HashMap::with_capacity(1024);
         let mut set: HashSet<u8> = HashSet::with_capacity(1024);
         let mut heap: BinaryHeap<u8> = BinaryHeap::with_capacity(1024);
+        let mut kept: crate::ReuseVec<String> = vec![String::new(); 1024].into();
+        kept.clear();
         string.shrink_past(16);
         deque.shrink_past(16);
         map.shrink_past(16);
         set.shrink_past(16);
         heap.shrink_past(16);
+        kept.shrink_past(16);
         assert!(string.capacity() < 1024);
         assert!(deque.capacity() < 1024);
         assert!(map.capacity() < 1024);
         assert!(set.capacity() < 1024);
         assert!(heap.capacity() < 1024);
+        assert_eq!(kept.kept(), 16);
+        assert!(kept.capacity() < 1024);
     }
 }
