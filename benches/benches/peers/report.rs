@@ -182,18 +182,22 @@ pub(crate) fn report(rows: &[Row]) {
 
     println!("\n## JSON decode, nested (an order of ten line items)\n");
     println!(
-        "{:<22} {:>10} {:>8} {:>8} {:>9}",
-        "variant", "ns/op", "/fresh", "B/op", "allocs/op"
+        "{:<22} {:>10} {:>8} {:>10} {:>8} {:>8} {:>9}",
+        "variant", "ns/op", "/fresh", "best-smpl", "/fresh", "B/op", "allocs/op"
     );
     let fresh = estimate_ns("json_nested", "order/fresh");
+    let fresh_best = best_sample_ns("json_nested", "order/fresh");
     for name in ["fresh", "fresh_vec", "pooled", "pooled_vec"] {
         let id = format!("order/{name}");
         let row = counted(rows, "json_nested", &id);
         let ns = estimate_ns("json_nested", &id);
+        let best = best_sample_ns("json_nested", &id);
         println!(
-            "{id:<22} {} {} {} {}",
+            "{id:<22} {} {} {} {} {} {}",
             fmt_opt(ns, 10, 1),
             fmt_opt(ns.zip(fresh).map(|(t, f)| t / f), 8, 2),
+            fmt_opt(best, 10, 1),
+            fmt_opt(best.zip(fresh_best).map(|(t, f)| t / f), 8, 2),
             fmt_opt(row.map(|r| r.bytes_per_op), 8, 1),
             fmt_opt(row.map(|r| r.allocs_per_op), 9, 3),
         );
