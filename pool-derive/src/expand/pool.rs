@@ -1,5 +1,6 @@
 //! The body of the derived `Poolable::pool`: the pool the struct's objects
-//! come from, with the struct's `capacity` and `thread_capacity`.
+//! come from, with the struct's `capacity`, `thread_capacity` and
+//! `reset_on`.
 //!
 //! Invariant: a struct without parameters has one pool, a `static` that
 //! `pool!` declares and `pools()` lists under the struct's name; a generic
@@ -11,6 +12,7 @@ use quote::quote;
 use syn::Path;
 
 use crate::ast::Input;
+use crate::attr::ResetOn;
 
 /// What `pool()` returns: `&__POOL`, the struct's `static`, or for a
 /// generic struct its instantiation's pool.
@@ -25,10 +27,17 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         let count = &set.value;
         quote!(.thread_capacity(#count))
     });
+    let reset_on = input
+        .attrs
+        .reset_on
+        .as_ref()
+        .filter(|set| set.value == ResetOn::Acquire)
+        .map(|_| quote!(.reset_on_acquire()));
     let config = quote! {
         #krate::Pool::new(<Self as #krate::Poolable>::create)
             #capacity
             #thread_capacity
+            #reset_on
     };
     if generic {
         // A `static` cannot be generic: each instantiation's pool is made
@@ -41,7 +50,8 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
                 static __POOL: #krate::Pool<#ident> =
                     #krate::Pool::new(<#ident as #krate::Poolable>::create)
                         #capacity
-                        #thread_capacity;
+                        #thread_capacity
+                        #reset_on;
             }
             &__POOL
         }

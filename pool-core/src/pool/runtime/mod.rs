@@ -47,7 +47,7 @@ use std::sync::{Arc, Weak};
 
 use crate::engine::registry::Rotate;
 use crate::pool::config::{
-    Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, Retain,
+    Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, ResetOn, Retain,
 };
 use crate::pool::guard::{Home, Pooled};
 use crate::pool::state::{PoolState, StateRef};
@@ -60,8 +60,8 @@ use part::{CreateFn, Inner, OwnedCaches, RetainFn, acquire_erased, clear_erased,
 pub use handle::PoolHandle;
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
-/// constructor, capacities, name and `retain` test, any of them from
-/// run-time values. [`build`](PoolBuilder::build) makes the pool.
+/// constructor, capacities, name, `retain` test and where it resets, any
+/// of them from run-time values. [`build`](PoolBuilder::build) makes the pool.
 ///
 /// ```
 /// use pool_core::Pool;
@@ -79,6 +79,7 @@ pub struct PoolBuilder<T: Reset + Send + 'static> {
     capacity: usize,
     thread_capacity: usize,
     retain: Option<RetainFn<T>>,
+    reset_on: ResetOn,
     name: &'static str,
 }
 
@@ -107,6 +108,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
+            reset_on: ResetOn::Release,
             name: std::any::type_name::<T>(),
         }
     }
@@ -174,6 +176,27 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
         self
     }
 
+    /// Resets objects when they are acquired, on the acquiring thread,
+    /// instead of when they are released, as
+    /// [`PoolConfig::reset_on_acquire`] does for a static pool (which says
+    /// when to choose it, and what it gives up). Here the choice is read
+    /// from the pool on each acquire and release.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(Vec::<u8>::new)
+    ///     .reset_on_acquire()
+    ///     .build();
+    /// let mut buf = pool.acquire();
+    /// buf.extend_from_slice(b"payload");
+    /// drop(buf); // idle as it is, not yet cleared
+    /// assert!(pool.acquire().is_empty()); // cleared when acquired
+    /// ```
+    #[must_use]
+    pub fn reset_on_acquire(mut self) -> Self {
+        self.reset_on = ResetOn::Acquire;
+        self
+    }
+
     /// Makes the pool, and returns its first handle.
     ///
     /// ```
@@ -188,6 +211,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             capacity,
             thread_capacity,
             retain,
+            reset_on,
             name,
         } = self;
         let recipe = Recipe::Closures {
@@ -195,6 +219,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             capacity,
             thread_capacity,
             retain,
+            reset_on,
         };
         let home = Home {
             release: release_counted::<T>,
@@ -212,6 +237,7 @@ pub(super) enum Recipe<T: Reset + Send + 'static> {
         capacity: usize,
         thread_capacity: usize,
         retain: Option<RetainFn<T>>,
+        reset_on: ResetOn,
     },
     Config(PoolConfig<T>),
 }
@@ -259,6 +285,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     capacity,
                     thread_capacity,
                     retain,
+                    reset_on,
                 } => {
                     // SAFETY: the closure is the `Arc` moved into the
                     // allocation below, dropped after the `Pool` (module
@@ -272,6 +299,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                             // SAFETY: as for `create`.
                             Retain::Closure(unsafe { Closure::new(retain) })
                         }),
+                        reset_on,
                     };
                     (config, Some(create), retain)
                 }
@@ -301,6 +329,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
             .field("capacity", &self.capacity)
             .field("thread_capacity", &self.thread_capacity)
             .field("retain", &self.retain.is_some())
+            .field("reset_on", &self.reset_on)
             .finish_non_exhaustive()
     }
 }
