@@ -259,9 +259,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// here if the pool resets on acquire), or a new one.
     #[inline]
     pub(crate) fn take(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+        self.take_as(cache, now, self.config.reset_on)
+    }
+
+    /// [`take`](Self::take) with the pool's `reset_on` given: a run-time
+    /// pool's acquire reads it from the thread's part, which it holds
+    /// anyway, rather than from the pool.
+    #[inline(always)]
+    pub(crate) fn take_as(
+        &self,
+        cache: Option<&LocalCache<T>>,
+        now: u64,
+        reset_on: ResetOn,
+    ) -> Boxed<T> {
         if let Some(mut value) = cache.and_then(|cache| cache.pop(now)) {
             // A constant in a `pool!` static: folded away there.
-            if self.config.reset_on == ResetOn::Acquire {
+            if reset_on == ResetOn::Acquire {
                 self.reset(&mut value);
             }
             return value;
@@ -319,8 +332,15 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// runs the pool's `retain` test on it: the object to keep, or `None`
     /// if the test dropped it.
     #[inline(always)]
-    pub(crate) fn prepare(&self, mut value: Boxed<T>) -> Option<Boxed<T>> {
-        if self.config.reset_on == ResetOn::Release {
+    pub(crate) fn prepare(&self, value: Boxed<T>) -> Option<Boxed<T>> {
+        self.prepare_as(value, self.config.reset_on)
+    }
+
+    /// [`prepare`](Self::prepare) with the pool's `reset_on` given: a
+    /// run-time pool's release fixes it when the thread's part is made.
+    #[inline(always)]
+    pub(crate) fn prepare_as(&self, mut value: Boxed<T>, reset_on: ResetOn) -> Option<Boxed<T>> {
+        if reset_on == ResetOn::Release {
             self.reset(&mut value);
         }
         // A constant `None` for a `pool!` without `retain`, which the

@@ -196,6 +196,10 @@ impl Container {
                     .as_ref()
                     .map(|set| (&set.key, set.index)),
             ),
+            (
+                RESET_ON,
+                self.reset_on.as_ref().map(|set| (&set.key, set.index)),
+            ),
         ];
         let mut given: Vec<_> = keys
             .into_iter()

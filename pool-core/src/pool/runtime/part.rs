@@ -20,6 +20,7 @@ use crate::engine::cache::RawCache;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
+use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
 use crate::reset::Reset;
@@ -117,6 +118,9 @@ pub(super) struct Part<T: Reset + Send + 'static> {
     inner: NonNull<Inner<T>>,
     /// The thread's cache, without its type (`LocalCache::from_raw`).
     pub(super) cache: RawCache,
+    /// The pool's `reset_on`, for the acquires through this part: read
+    /// here, beside what the acquire reads of the part anyway.
+    reset_on: ResetOn,
 }
 
 /// The unit of `Part::lent` and `Part::back`, and their flags (`HELD` of
@@ -193,7 +197,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         // caller's `&Pool` keeps alive); other threads touch only its
         // `back`.
         let here = unsafe { part.as_ref() };
-        let value = pool.take(Some(here.cache()), epoch().now());
+        let value = pool.take_as(Some(here.cache()), epoch().now(), here.reset_on);
         here.lend();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
@@ -272,13 +276,19 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
             made = true;
             CachePadded::new(Part {
                 home: Home {
-                    release: part_release::<T>,
+                    // The pool's reset mode, fixed here, so that a release
+                    // does not read it (`Inner::put_as`).
+                    release: match inner.pool.config.reset_on {
+                        ResetOn::Release => part_release::<T, true>,
+                        ResetOn::Acquire => part_release::<T, false>,
+                    },
                     abandon: part_abandon::<T>,
                 },
                 lent: CachePadded::new(AtomicUsize::new(0)),
                 back: CachePadded::new(AtomicUsize::new(0)),
                 inner: self.inner,
                 cache: RawCache::new(inner.pool.state.core()),
+                reset_on: inner.pool.config.reset_on,
             })
         });
         // The pointer kept (by the memo, the list and guards) is derived
@@ -357,16 +367,25 @@ impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
 
 /// The `release` of a guard acquired through a thread's part ([`Home`]):
 /// returns the object through the pool, on whatever thread this is, then
-/// gives back the guard's count on the part.
-fn part_release<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
+/// gives back the guard's count on the part. `RESET` is whether the pool
+/// resets on release (its `reset_on`, fixed when the part is made).
+fn part_release<T: Reset + Send + 'static, const RESET: bool>(
+    home: NonNull<Home<T>>,
+    value: Released<T>,
+) {
     let part = home.cast::<Part<T>>();
     let _give_back = GiveBack(part);
     // SAFETY: the guard's count keeps the part's hold, and so the pool,
     // alive until `_give_back` drops; `inner` is never written after the
     // part is made.
     let inner = unsafe { (*part.as_ptr()).inner };
+    let reset_on = if RESET {
+        ResetOn::Release
+    } else {
+        ResetOn::Acquire
+    };
     // SAFETY: as above.
-    unsafe { inner.as_ref() }.put(value.0);
+    unsafe { inner.as_ref() }.put_as(value.0, reset_on);
 }
 
 /// The `abandon` of a guard acquired through a thread's part ([`Home`]).
@@ -413,7 +432,13 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// [`Pool::put`], knowing where the caches are.
     #[inline(always)]
     pub(super) fn put(&self, value: Boxed<T>) {
-        if let Some(value) = self.pool.prepare(value) {
+        self.put_as(value, self.pool.config.reset_on);
+    }
+
+    /// [`put`](Self::put) with the pool's `reset_on` given, not read.
+    #[inline(always)]
+    pub(super) fn put_as(&self, value: Boxed<T>, reset_on: ResetOn) {
+        if let Some(value) = self.pool.prepare_as(value, reset_on) {
             let now = epoch().now();
             self.pool.give(self.cache(), value, now);
         }
