@@ -5,7 +5,8 @@ use pool_perf::round_trip::{VARIANTS, is_peer_crate};
 
 use crate::counting::Row;
 use crate::handoff::{
-    CROSS_NOT_APPLICABLE, ON_ACQUIRE_PEERS, ON_RELEASE_PEERS, POOL_ON_ACQUIRE, cross_variants,
+    CROSS_NOT_APPLICABLE, HARNESS, ON_ACQUIRE_PEERS, ON_RELEASE_PEERS, POOL_ON_ACQUIRE,
+    cross_variants,
 };
 use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2, ROUNDS, Rounds};
 use pool_perf::results::load_rounds;
@@ -76,7 +77,7 @@ pub(crate) fn report(rows: &[Row]) {
         let rounds = |name: &str| load_rounds(&cross, name).map(|(r, _)| r);
         let pool_ns = rounds("pool").map(|r| r.median());
         let best_peer = cross_variants()
-            .filter(|n| is_peer_crate(n))
+            .filter(|n| is_peer_crate(n) && *n != HARNESS)
             .filter_map(|n| rounds(n).map(|r| (r.median(), n)))
             .min_by(|a, b| a.0.total_cmp(&b.0));
         println!(
@@ -144,7 +145,7 @@ pub(crate) fn report(rows: &[Row]) {
             (apart < std::time::Duration::from_secs(60)).then_some(r)
         };
         let peers: Vec<_> = cross_variants()
-            .filter(|n| is_peer_crate(n))
+            .filter(|n| is_peer_crate(n) && *n != HARNESS)
             .filter_map(same_run)
             .collect();
         let per_round = pool_rounds
