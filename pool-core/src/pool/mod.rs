@@ -265,9 +265,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
         let cache = cache.map(LocalCache::raw);
-        match take_slow(&self.state.core, cache, now, thread_capacity, capacity) {
+        match take_slow(&self.state.core, cache, now) {
             // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             Some(value) => unsafe { value.into_boxed() },
@@ -364,15 +363,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
         let cache = cache.map(LocalCache::raw);
-        put_slow(
-            &self.state.core,
-            cache,
-            Erased::new(value),
-            thread_capacity,
-            capacity,
-        );
+        put_slow(&self.state.core, cache, Erased::new(value));
     }
 }
 

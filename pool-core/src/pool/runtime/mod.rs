@@ -278,10 +278,11 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 Recipe::Config(config) => (config, None, None),
             };
             let owner: Weak<dyn Rotate> = weak.clone();
+            let state = PoolState::with_owner(name, &config, owner);
             Inner {
                 pool: Pool::owned(home, config, erased, state_ref),
                 caches: ThreadLocal::new(),
-                state: PoolState::with_owner(name, owner),
+                state,
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),
