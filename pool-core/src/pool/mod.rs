@@ -26,7 +26,7 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::engine::cache::LocalCache;
-use crate::engine::erased::{Boxed, Erased, drop_boxed};
+use crate::engine::erased::{Boxed, Erased, boxed_with, drop_boxed};
 use crate::engine::slot::epoch;
 use crate::engine::slow::{put_slow, take_slow};
 use crate::reset::Reset;
@@ -270,7 +270,15 @@ impl<T: Reset + Send + 'static> Pool<T> {
             // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             Some(value) => unsafe { value.into_boxed() },
-            None => self.state.create(cache, || self.config.create.call()),
+            None => {
+                // Counted once made: a constructor that panics made nothing.
+                let value = boxed_with(|| self.config.create.call());
+                match cache {
+                    Some(cache) => cache.created(),
+                    None => self.state.core.created(1),
+                }
+                value
+            }
         }
     }
 

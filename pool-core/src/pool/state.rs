@@ -17,9 +17,9 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
-use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::cache::LocalCache;
 use crate::engine::core::{CoreRef, PoolCore};
-use crate::engine::erased::{Boxed, Erased, boxed_with, dispose};
+use crate::engine::erased::{Erased, boxed_with, dispose};
 use crate::engine::policy::Bounds;
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
@@ -130,18 +130,6 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         let mut state = PoolState::new(name, config);
         state.core.set_owner(owner);
         state
-    }
-
-    /// Makes a new object with `create`, counted as created, in `cache`
-    /// if the acquire went through one.
-    #[inline]
-    pub(crate) fn create(&self, cache: Option<&RawCache>, create: impl FnOnce() -> T) -> Boxed<T> {
-        let value = boxed_with(create);
-        match cache {
-            Some(cache) => cache.created(),
-            None => self.core.created(1),
-        }
-        value
     }
 
     /// Makes objects with `create` until the shared store holds `target`
