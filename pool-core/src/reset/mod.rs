@@ -12,7 +12,8 @@
 //! - **Collections**: [`String`], [`Vec`], [`VecDeque`], [`HashMap`],
 //!   [`HashSet`], [`BinaryHeap`], [`BTreeMap`] and [`BTreeSet`] are cleared.
 //!   The elements are dropped, not reset, so they need not implement
-//!   [`Reset`]; the buffer is kept wherever the type has one. The B-tree
+//!   [`Reset`]; the buffer is kept wherever the type has one (a
+//!   [`ReuseVec`](reuse_vec::ReuseVec) keeps its elements too). The B-tree
 //!   collections have no spare capacity to keep, so clearing them frees their
 //!   nodes.
 //! - **[`Option`]** becomes [`None`], whatever it holds.
@@ -49,9 +50,12 @@
 //! cell's or a lock's) must.
 //!
 //! The trait and the impls for std's types are here; those for other
-//! crates' collections, behind their features, in `foreign`.
+//! crates' collections, behind their features, in `foreign`; the vector
+//! whose reset keeps its elements, [`ReuseVec`](reuse_vec::ReuseVec), in
+//! `reuse_vec`.
 
 mod foreign;
+pub(crate) mod reuse_vec;
 #[cfg(test)]
 mod tests;
 

@@ -165,6 +165,35 @@ impl Container {
         }
     }
 
+    /// The keys given that configure the pool or the constructor, which a
+    /// `#[derive(Reset)]` struct has none of: each key's name and where it
+    /// was written, for its error. Every struct key but `crate` is one.
+    pub(crate) fn pool_keys(&self) -> Vec<(Symbol, &Path)> {
+        let keys = [
+            (NEW, self.new.as_ref().map(|set| (&set.key, set.index))),
+            (
+                CAPACITY,
+                self.capacity.as_ref().map(|set| (&set.key, set.index)),
+            ),
+            (
+                THREAD_CAPACITY,
+                self.thread_capacity
+                    .as_ref()
+                    .map(|set| (&set.key, set.index)),
+            ),
+        ];
+        let mut given: Vec<_> = keys
+            .into_iter()
+            .filter_map(|(name, key)| Some((name, key?)))
+            .collect();
+        // In the order they were written.
+        given.sort_by_key(|(_, (_, index))| *index);
+        given
+            .into_iter()
+            .map(|(name, (key, _))| (name, key))
+            .collect()
+    }
+
     /// The path the generated code reaches the runtime through:
     /// `::pool_core` unless `#[pool(crate = path)]` says otherwise.
     pub(crate) fn krate(&self) -> Path {

@@ -87,21 +87,47 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Path, WhereClause, parse_quote};
 
-use self::reset::{Shape, reset_body};
-use crate::ast::{Data, Field, Input};
+use self::reset::{Shape, part_reset_body, reset_body};
+use crate::ast::{Data, Derive, Field, Input};
 use crate::ctxt::Ctxt;
 use crate::{fallback, valid};
 
 /// The whole derive: read, check, then generate; on any error, the errors
 /// and a stub impl.
-pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput, derive: Derive) -> TokenStream {
     let cx = Ctxt::new();
-    let ast = Input::from_syn(&cx, input);
+    let ast = Input::from_syn(&cx, derive, input);
     let findings = valid::check(&cx, &ast);
     let krate = ast.attrs.krate();
-    match cx.check() {
-        Ok(()) => impl_poolable(&ast, &krate),
-        Err(error) => fallback::expand(input, &krate, &error, &findings),
+    match (cx.check(), derive) {
+        (Ok(()), Derive::Poolable) => impl_poolable(&ast, &krate),
+        (Ok(()), Derive::Reset) => impl_reset(&ast, &krate),
+        (Err(error), _) => fallback::expand(input, derive, &krate, &error, &findings),
+    }
+}
+
+/// `#[derive(Reset)]`: the field-by-field reset of a part, with no
+/// template (a part has no constructor to compare with).
+fn impl_reset(input: &Input<'_>, krate: &Path) -> TokenStream {
+    let ident = &input.original.ident;
+    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
+    let Data::Struct(fields) = &input.data else {
+        unreachable!("`valid::check` rejects enums and unions")
+    };
+    let (reset_where, _) = generic_bounds(krate, input, fields);
+    let reset_where = reset_where.as_ref().or(where_clause);
+    let shape = Shape::new(input, reset_where);
+    let reset = part_reset_body(krate, &shape, fields);
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {
+                #[inline]
+                fn reset(&mut self) {
+                    #reset
+                }
+            }
+        };
     }
 }
 

@@ -15,7 +15,21 @@ use syn::spanned::Spanned;
 use syn::{Index, Member, Path, WhereClause, parse_quote};
 
 use super::at;
-use crate::ast::{Field, Input};
+use crate::ast::{Derive, Field, Input};
+
+/// The body of a `#[derive(Reset)]` part's `Reset::reset`: one statement
+/// per field, as its attributes say. A part has no constructor, so its
+/// reset state is each field's, with no template.
+pub(super) fn part_reset_body(
+    krate: &Path,
+    shape: &Shape<'_>,
+    fields: &[Field<'_>],
+) -> TokenStream {
+    let clear = fields
+        .iter()
+        .map(|field| clear_field(krate, shape, This::Method, field));
+    quote!(#(#clear)*)
+}
 
 /// The body of `Reset::reset`.
 ///
@@ -172,6 +186,8 @@ pub(super) struct Shape<'a> {
     /// The bounds of those functions: the `Reset` impl's.
     fn_where: TokenStream,
     generic: bool,
+    /// `#[derive(Reset)]`: a field without `Reset` is reported in its words.
+    part: bool,
 }
 
 impl<'a> Shape<'a> {
@@ -193,6 +209,7 @@ impl<'a> Shape<'a> {
             },
             fn_where: quote!(#reset_where),
             generic,
+            part: input.derive == Derive::Reset,
         }
     }
 }
@@ -223,6 +240,8 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
             })
             .collect();
         quote_spanned!(span=> #path(&mut #this.#member);)
+    } else if shape.part {
+        quote_spanned!(span=> <#ty as #krate::__private::ResetPart>::reset_part(&mut #this.#member);)
     } else {
         quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member);)
     };

@@ -5,7 +5,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, ImplItem, Item, parse_quote};
 
-use super::derive;
+use super::derive as derive_any;
+use crate::ast::Derive;
+
+/// `#[derive(Poolable)]`'s output.
+fn derive(input: &DeriveInput) -> TokenStream {
+    derive_any(input, Derive::Poolable)
+}
 
 /// The derive's output for `input`, printed (see it with
 /// `cargo test -p pool-derive -- --nocapture`) and parsed back.
@@ -248,4 +254,59 @@ fn every_error_is_reported_at_once_with_a_stub_impl() {
         stub.contains(&quote!(::core::unreachable!()).to_string()),
         "{stub}"
     );
+}
+
+#[test]
+fn a_part_gets_the_field_by_field_reset_and_nothing_else() {
+    let input: DeriveInput = parse_quote! {
+        struct LineItem<T> { sku: String, #[pool(default)] kind: T, #[pool(skip)] slot: usize }
+    };
+    let output = derive_any(&input, Derive::Reset);
+    let text = output.to_string();
+    assert!(!text.contains("Poolable"), "no pool: {text}");
+    assert!(
+        !text.contains("TEMPLATE") && !text.contains("template"),
+        "{text}"
+    );
+    let items = expand_part(&input);
+    assert_eq!(
+        reset_statements(&items),
+        strings(&[
+            quote!(<String as ::pool_core::__private::ResetPart>::reset_part(&mut self.sku);),
+            quote!(self.kind = <T as ::core::default::Default>::default();),
+        ])
+    );
+    assert!(
+        text.contains(&quote!(T: ::core::default::Default).to_string()),
+        "the bound a generic part's reset needs: {text}"
+    );
+}
+
+#[test]
+fn a_part_with_pool_keys_gets_their_errors_and_a_reset_stub() {
+    let input: DeriveInput = parse_quote! {
+        #[pool(capacity = 4, new = LineItem::new)]
+        struct LineItem { sku: String }
+    };
+    let items = expand_part(&input);
+    let text = quote!(#(#items)*).to_string();
+    assert_eq!(text.matches("compile_error").count(), 2, "{text}");
+    assert!(!text.contains(":: Poolable for"), "{text}");
+    assert!(
+        text.contains(
+            &quote!(
+                fn reset(&mut self) {}
+            )
+            .to_string()
+        ),
+        "{text}"
+    );
+}
+
+/// `#[derive(Reset)]`'s output, printed and parsed back.
+fn expand_part(input: &DeriveInput) -> Vec<Item> {
+    let output = derive_any(input, Derive::Reset);
+    println!("{output}");
+    let file: syn::File = syn::parse2(output).expect("the output is valid Rust");
+    file.items
 }
