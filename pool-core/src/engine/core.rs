@@ -18,6 +18,7 @@ use std::sync::Weak;
 
 use crate::engine::auto;
 use crate::engine::erased::{Dispose, Erased};
+use crate::engine::fork::excluded;
 use crate::engine::policy::{Bounds, Local};
 use crate::engine::registry::{self, Entry, Rotate};
 use crate::engine::slot::{Slots, epoch};
@@ -230,6 +231,7 @@ impl PoolCore {
             return; // no cache of it exists and nothing was ever filed
         }
         let now = epoch().latest();
+        let fork = excluded();
         let mut caches = lock(&self.caches);
         let mut store = self.shared.lock(now);
         caches.age_idle(now, |local| {
@@ -239,14 +241,17 @@ impl PoolCore {
         store.expire_all();
         let dead = store.unlock();
         drop(caches);
+        drop(fork);
         drop(dead);
     }
 
     /// A snapshot of the pool's counters. See [`Stats`].
     #[inline(never)]
     pub(crate) fn stats(&self) -> Stats {
+        let fork = excluded();
         let shared = self.shared.counts();
         let caches = lock(&self.caches).totals();
+        drop(fork);
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         let mut stats = Stats {
             created: caches.created + load(&self.counters.created),
@@ -286,12 +291,15 @@ impl Rotate for PoolCore {
         // that takes both). Locking the store ages its tiers; the caches of
         // idle threads are turned over into it as their owners would turn
         // them over on their next operation. What expires is destroyed
-        // once both locks are released.
+        // once both locks are released, outside the section a fork waits
+        // for (`crate::engine::fork`).
+        let fork = excluded();
         let mut caches = lock(&self.caches);
         let mut store = self.shared.lock(now);
         caches.age_idle(now, |local| local.turn_over(&mut store, now));
         let dead = store.unlock();
         drop(caches);
+        drop(fork);
         drop(dead);
     }
 }
