@@ -39,6 +39,7 @@
 pub(crate) mod generic;
 mod handle;
 mod memo;
+mod name;
 mod part;
 
 use std::fmt;
@@ -107,7 +108,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
-            name: std::any::type_name::<T>(),
+            name: name::type_label::<T>(),
         }
     }
 }
@@ -140,8 +141,9 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     }
 
     /// Sets the name [`pools`](crate::pools) lists the pool under (by
-    /// default, the name of `T`). A name made at run time can be given
-    /// with `String::leak`.
+    /// default, the name of `T` without module paths, `String` or
+    /// `Frame<u8>`: [the rule for every pool](crate#pool-names)). A name
+    /// made at run time can be given with `String::leak`.
     ///
     /// ```
     /// let pool = pool_core::Pool::builder(String::new).name("lines").build();
