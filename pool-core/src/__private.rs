@@ -2,9 +2,9 @@
 //! `#[derive(Poolable)]` generate. Not public API: anything here may change
 //! in any release.
 //!
-//! [`ResetField`] and [`CreateDefault`] add nothing at run time: each
-//! forwards to one standard method and is inlined away ([`ResetPart`] too,
-//! for `#[derive(Reset)]`). They exist so that a
+//! [`ResetPart`] and [`CreateDefault`] add nothing at run time: each
+//! forwards to one standard method and is inlined away (as does
+//! [`ResetField`], the bound of a field with neither `Reset` nor `Clone`). They exist so that a
 //! mistake in a derived struct is reported on the offending field, in the
 //! derive's own words (`#[diagnostic::on_unimplemented]`), rather than as a
 //! bare trait bound: when a blanket impl's bound fails for the same type,
@@ -24,8 +24,9 @@ pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::release;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
-    CloneEq, CloneOnly, Cursor, FreshTemplate, KindCloneEq, KindCloneOnly, KindTrusted, Made, Plan,
-    Probe, Restorer, Share, ShareTemplate, Template, Trusted, boxed,
+    CloneEq, CloneOnly, Copied, Cursor, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
+    KindUnresettable, LockedTemplate, Made, Plan, Probe, ResetField, Restorer, Share,
+    ShareTemplate, Template, Trusted, Unresettable, boxed,
 };
 
 use crate::Pool;
@@ -66,12 +67,14 @@ pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> L
 }
 
 /// The pool of one instantiation of a generic derived struct: what the
-/// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`).
+/// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`),
+/// named `name` (`#[pool(name = "...")]`) or by its type.
 #[inline]
 pub fn generic_pool<T: Reset + Send + 'static>(
+    name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
-    crate::pool::runtime::generic::generic_pool(config)
+    crate::pool::runtime::generic::generic_pool(name, config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are
@@ -87,32 +90,10 @@ pub fn template_of<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> &'stati
     &pool.state.template
 }
 
-/// Resets one field of a derived struct: `<FieldType as ResetField>` is how
-/// the derive calls [`Reset::reset`], so that a field type without `Reset`
-/// is reported at the field, with the ways out.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` does not implement `Reset`, so `#[derive(Poolable)]` cannot reset this field",
-    label = "this field's type does not implement `Reset`",
-    note = "add `#[pool(skip)]`, `#[pool(default)]` or `#[pool(reset = path)]` to the field, or implement `Reset` for `{Self}`"
-)]
-pub trait ResetField {
-    /// [`Reset::reset`].
-    fn reset_field(&mut self);
-}
-
-impl<T: Reset + ?Sized> ResetField for T {
-    #[allow(
-        clippy::inline_always,
-        reason = "a forwarding shim: it must cost nothing over calling `reset` directly, also unoptimised"
-    )]
-    #[inline(always)]
-    fn reset_field(&mut self) {
-        self.reset();
-    }
-}
-
-/// Resets one field of a `#[derive(Reset)]` part: [`ResetField`] in the
-/// part derive's words, which has no constructor to copy a value from.
+/// Resets one field of a `#[derive(Reset)]` part: how that derive calls
+/// [`Reset::reset`], so that a field type without `Reset` is reported at
+/// the field, in its words (a part has no constructor to copy a value
+/// from, as `#[derive(Poolable)]`'s `ResetField` does).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not implement `Reset`, so `#[derive(Reset)]` cannot reset this field",
     label = "this field's type does not implement `Reset`",

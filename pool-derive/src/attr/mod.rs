@@ -22,10 +22,10 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::{Attribute, ExprPath, Path, parse_quote};
+use syn::{Attribute, ExprPath, LitStr, Path, parse_quote};
 
 use self::unknown::{Position, unknown_key};
-use self::value::{count_value, flag, path_value, plain_path, reset_on_value};
+use self::value::{count_value, flag, path_value, plain_path, reset_on_value, str_value};
 use crate::ctxt::Ctxt;
 
 /// The spelling of an attribute or key.
@@ -45,6 +45,10 @@ pub(crate) const THREAD_CAPACITY: Symbol = Symbol("thread_capacity");
 pub(crate) const CRATE: Symbol = Symbol("crate");
 /// Struct key: where the pool resets its objects, `acquire` or `release`.
 pub(crate) const RESET_ON: Symbol = Symbol("reset_on");
+/// Struct key: the test a released object must pass to stay pooled.
+pub(crate) const RETAIN: Symbol = Symbol("retain");
+/// Struct key: the name `pools()` and the metrics list the pool under.
+pub(crate) const NAME: Symbol = Symbol("name");
 
 /// Field key: leave the field as it is.
 pub(crate) const SKIP: Symbol = Symbol("skip");
@@ -55,7 +59,15 @@ pub(crate) const RESET: Symbol = Symbol("reset");
 /// Field key: shrink a buffer that grew past a bound.
 pub(crate) const MAX_CAPACITY: Symbol = Symbol("max_capacity");
 
-const STRUCT_KEYS: &[Symbol] = &[NEW, CAPACITY, THREAD_CAPACITY, CRATE, RESET_ON];
+const STRUCT_KEYS: &[Symbol] = &[
+    NEW,
+    CAPACITY,
+    THREAD_CAPACITY,
+    RETAIN,
+    NAME,
+    CRATE,
+    RESET_ON,
+];
 const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, MAX_CAPACITY];
 
 impl Symbol {
@@ -136,6 +148,8 @@ pub(crate) struct Container {
     pub(crate) capacity: Option<Set<Count>>,
     pub(crate) thread_capacity: Option<Set<Count>>,
     pub(crate) reset_on: Option<Set<ResetOn>>,
+    pub(crate) retain: Option<Set<ExprPath>>,
+    pub(crate) name: Option<Set<LitStr>>,
     krate: Option<Set<Path>>,
 }
 
@@ -144,6 +158,8 @@ impl Container {
         let mut new = Slot::new(NEW);
         let mut capacity = Slot::new(CAPACITY);
         let mut thread_capacity = Slot::new(THREAD_CAPACITY);
+        let mut retain = Slot::new(RETAIN);
+        let mut name = Slot::new(NAME);
         let mut krate = Slot::new(CRATE);
         let mut reset_on = Slot::new(RESET_ON);
         for_each_key(cx, attrs, |meta, index| {
@@ -157,6 +173,12 @@ impl Container {
             } else if *key == THREAD_CAPACITY {
                 let value = count_value(meta, THREAD_CAPACITY, "thread_capacity = 32")?;
                 thread_capacity.set(cx, key, index, value);
+            } else if *key == RETAIN {
+                let value = path_value(meta, RETAIN, "retain = Request::worth_keeping")?;
+                retain.set(cx, key, index, value);
+            } else if *key == NAME {
+                let value = str_value(meta, NAME, "name = \"requests\"")?;
+                name.set(cx, key, index, value);
             } else if *key == CRATE {
                 let value = path_value(meta, CRATE, "crate = ::my_crate::pool_core")?;
                 match plain_path(value) {
@@ -176,6 +198,8 @@ impl Container {
             capacity: capacity.get(),
             thread_capacity: thread_capacity.get(),
             reset_on: reset_on.get(),
+            retain: retain.get(),
+            name: name.get(),
             krate: krate.get(),
         }
     }

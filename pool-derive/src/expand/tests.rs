@@ -78,6 +78,8 @@ fn reset_statements(items: &[Item]) -> Vec<String> {
     let statements: Vec<String> = clear
         .unwrap_or(reset.block.stmts)
         .iter()
+        // The kinds' `use`, in the template's functions.
+        .filter(|stmt| !matches!(stmt, syn::Stmt::Item(Item::Use(_))))
         .map(|stmt| quote!(#stmt).to_string())
         .collect();
     println!("{}", statements.join("\n"));
@@ -109,10 +111,10 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
     };
     let items = expand(&input);
     let expected = strings(&[
-        quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.name);),
-        quote!(<u32 as ::pool_core::__private::ResetField>::reset_field(&mut __this.age);),
-        quote!(<Vec<String> as ::pool_core::__private::ResetField>::reset_field(&mut __this.tags);),
-        quote!(<Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut __this.body);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.name)).kind().reset(&mut __this.name);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.age)).kind().reset(&mut __this.age);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.tags)).kind().reset(&mut __this.tags);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.body)).kind().reset(&mut __this.body);),
         quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
         quote!(__this.mode = <Mode as ::core::default::Default>::default();),
         quote!(reset_scores(&mut __this.scores);),
@@ -158,7 +160,7 @@ fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
         struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
     };
     let expected = strings(&[
-        quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.0);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.0)).kind().reset(&mut __this.0);),
         quote!(__this.2 = <Mode as ::core::default::Default>::default();),
     ]);
     assert_eq!(reset_statements(&expand(&tuple)), expected);

@@ -39,6 +39,7 @@
 pub(crate) mod generic;
 mod handle;
 mod memo;
+mod name;
 mod part;
 
 use std::fmt;
@@ -109,7 +110,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
             reset_on: ResetOn::Release,
-            name: std::any::type_name::<T>(),
+            name: name::type_label::<T>(),
         }
     }
 }
@@ -142,8 +143,9 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     }
 
     /// Sets the name [`pools`](crate::pools) lists the pool under (by
-    /// default, the name of `T`). A name made at run time can be given
-    /// with `String::leak`.
+    /// default, the name of `T` without module paths, `String` or
+    /// `Frame<u8>`: [the rule for every pool](crate#pool-names)). A name
+    /// made at run time can be given with `String::leak`.
     ///
     /// ```
     /// let pool = pool_core::Pool::builder(String::new).name("lines").build();
@@ -306,10 +308,11 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 Recipe::Config(config) => (config, None, None),
             };
             let owner: Weak<dyn Rotate> = weak.clone();
+            let state = PoolState::with_owner(name, &config, owner);
             Inner {
                 pool: Pool::owned(home, config, erased, state_ref),
                 caches: ThreadLocal::new(),
-                state: PoolState::with_owner(name, owner),
+                state,
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),
