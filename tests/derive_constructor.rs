@@ -221,8 +221,8 @@ fn a_field_without_partial_eq_is_copied_back() {
     assert_eq!(Labelled::acquire().label.0, "fresh");
 }
 
-/// A struct that is not `Sync` cannot share its template: each reset makes
-/// a fresh one, and the object is still what the constructor makes.
+/// A struct that is not `Sync` reads its one template under a lock, and
+/// the object is still what the constructor makes.
 #[derive(Poolable, Debug)]
 #[pool(new = Counter::new)]
 struct Counter {

@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use pool_core::{Poolable, Pooled, Reset};
+use pool_core::{Poolable, Pooled, Reset, ReuseVec};
 
 #[derive(Debug, Default, PartialEq, Clone, Copy)]
 enum Mode {
@@ -124,6 +124,47 @@ fn a_buffer_past_max_capacity_is_shrunk_and_emptied() {
         "{}",
         upload.index.capacity()
     );
+}
+
+/// A part of a pooled object, as a `ReuseVec` element.
+#[derive(Reset, Default)]
+struct Part {
+    name: String,
+    count: u32,
+}
+
+#[test]
+fn a_reuse_vec_field_keeps_its_elements_reset_within_max_capacity() {
+    #[derive(Poolable, Default)]
+    struct Order {
+        parts: ReuseVec<Part>,
+        #[pool(max_capacity = 2)]
+        tags: ReuseVec<String>,
+    }
+
+    let mut order = Order::acquire();
+    for i in 0..3 {
+        let part = order.parts.push_reused();
+        part.name.push_str("a part with a name");
+        part.count = i + 1;
+    }
+    for _ in 0..5 {
+        order.tags.push_reused().push_str("tag");
+    }
+    let buffers: Vec<_> = order.parts.iter().map(|p| p.name.as_ptr()).collect();
+    let object = addr(&order);
+    drop(order);
+
+    let mut order = Order::acquire();
+    assert_eq!(addr(&order), object);
+    assert!(order.parts.is_empty() && order.tags.is_empty());
+    assert_eq!(order.parts.kept(), 3, "every part kept");
+    assert_eq!(order.tags.kept(), 2, "no more tags kept than max_capacity");
+    for buffer in buffers {
+        let part = order.parts.push_reused();
+        assert_eq!((part.name.as_str(), part.count), ("", 0), "reset in place");
+        assert_eq!(part.name.as_ptr(), buffer, "with its buffer");
+    }
 }
 
 #[test]

@@ -15,7 +15,12 @@ use std::collections::HashMap;
 
 use pool_core::{Poolable, Pooled};
 use pool_suite::alloc::{Counting, on_this_thread};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+
+#[path = "support/seeds.rs"]
+mod seeds;
+
+use seeds::{Person, seed_payload};
 
 #[global_allocator]
 static ALLOC: Counting = Counting::new();
@@ -24,82 +29,6 @@ static ALLOC: Counting = Counting::new();
 fn allocations<R>(f: impl FnOnce() -> R) -> (u64, u64, R) {
     let (counted, out) = on_this_thread(f);
     (counted.allocs, counted.bytes, out)
-}
-
-/// The seeds' `Person`. serde implements `Deserialize` for arrays of up to
-/// 32 elements only, so `remark` goes through `bytes_2048`; as the crate
-/// docs say, such a field is decoded to a value and assigned (a copy, no
-/// allocation).
-#[derive(Poolable, Serialize, Deserialize, Debug, PartialEq)]
-#[pool(new = Person::new)]
-struct Person {
-    name: String,
-    age: i32,
-    #[serde(with = "bytes_2048")]
-    remark: [u8; 2048],
-}
-
-impl Person {
-    fn new() -> Self {
-        Person {
-            name: String::new(),
-            age: 0,
-            remark: [0; 2048],
-        }
-    }
-}
-
-/// `[u8; 2048]` as a JSON array of numbers, as Go's `encoding/json` writes
-/// a byte array. A shorter array leaves the rest zero, as in Go.
-mod bytes_2048 {
-    use std::fmt;
-
-    use serde::de::{Error, SeqAccess, Visitor};
-    use serde::{Deserializer, Serializer};
-
-    pub(crate) fn serialize<S: Serializer>(
-        bytes: &[u8; 2048],
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(bytes)
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<[u8; 2048], D::Error> {
-        struct Bytes;
-
-        impl<'de> Visitor<'de> for Bytes {
-            type Value = [u8; 2048];
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of at most 2048 bytes")
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut bytes = [0; 2048];
-                let mut len = 0;
-                while let Some(byte) = seq.next_element()? {
-                    *bytes
-                        .get_mut(len)
-                        .ok_or_else(|| A::Error::invalid_length(len + 1, &self))? = byte;
-                    len += 1;
-                }
-                Ok(bytes)
-            }
-        }
-
-        deserializer.deserialize_seq(Bytes)
-    }
-}
-
-/// The seeds' payload: `json.Marshal(Person{Name: "萌哦科技", Age: 25})`,
-/// with serde's field names.
-fn seed_payload() -> Vec<u8> {
-    let mut person = Person::new();
-    person.name.push_str("萌哦科技");
-    person.age = 25;
-    serde_json::to_vec(&person).expect("a Person serializes")
 }
 
 #[test]

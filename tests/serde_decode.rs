@@ -8,7 +8,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use pool_core::{Pool, Poolable, Pooled, pool};
+use pool_core::{Pool, Poolable, Pooled, Reset, ReuseVec, pool};
 use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
 
@@ -267,4 +267,82 @@ fn a_guard_decoded_in_place_keeps_its_object() {
     assert_eq!(lines.iter().map(addr).collect::<Vec<_>>(), objects);
     assert_eq!((lines[0].text.as_str(), lines[1].text.as_str()), ("c", "d"));
     assert_eq!(Line::pool().stats().acquired(), 2);
+}
+
+/// A part of a pooled object, as a `ReuseVec` element.
+#[derive(Reset, Deserialize, Serialize, Default, Debug, PartialEq)]
+struct Line {
+    sku: String,
+    quantity: u32,
+}
+
+#[test]
+fn a_reuse_vec_decodes_into_its_kept_elements_first() {
+    let mut lines: ReuseVec<Line> =
+        serde_json::from_str(r#"[{"sku": "A-1", "quantity": 2}, {"sku": "B-22", "quantity": 1}]"#)
+            .unwrap();
+    let buffers: Vec<_> = lines.iter().map(|line| line.sku.as_ptr()).collect();
+    lines.reset();
+    assert_eq!(lines.kept(), 2);
+
+    // Three lines: two into the kept ones, one made.
+    let mut de = serde_json::Deserializer::from_str(
+        r#"[{"sku": "C", "quantity": 5}, {"sku": "D", "quantity": 6}, {"sku": "E", "quantity": 7}]"#,
+    );
+    ReuseVec::deserialize_in_place(&mut de, &mut lines).unwrap();
+    let skus: Vec<_> = lines.iter().map(|line| line.sku.as_str()).collect();
+    assert_eq!(skus, ["C", "D", "E"]);
+    assert_eq!(lines[2].quantity, 7);
+    assert_eq!(
+        [lines[0].sku.as_ptr(), lines[1].sku.as_ptr()],
+        buffers[..],
+        "decoded into the kept strings"
+    );
+
+    // One line into three live ones: the other two are reset and kept.
+    let mut de = serde_json::Deserializer::from_str(r#"[{"sku": "F", "quantity": 8}]"#);
+    ReuseVec::deserialize_in_place(&mut de, &mut lines).unwrap();
+    assert_eq!(
+        lines,
+        [Line {
+            sku: "F".into(),
+            quantity: 8
+        }]
+    );
+    assert_eq!(lines.kept(), 2);
+    for _ in 0..2 {
+        let _ = lines.push_reused();
+    }
+    assert!(lines[1..].iter().all(|line| *line == Line::default()));
+
+    assert_eq!(
+        serde_json::to_string(&lines).unwrap(),
+        r#"[{"sku":"F","quantity":8},{"sku":"","quantity":0},{"sku":"","quantity":0}]"#
+    );
+}
+
+#[test]
+fn a_reuse_vec_decode_that_fails_keeps_no_half_filled_element() {
+    let mut lines: ReuseVec<Line> = ReuseVec::new();
+    for _ in 0..3 {
+        lines.push_reused();
+    }
+    lines.clear();
+
+    // The second element fails after its `sku` was written.
+    let mut de = serde_json::Deserializer::from_str(
+        r#"[{"sku": "A", "quantity": 1}, {"sku": "B", "quantity": "x"}]"#,
+    );
+    assert!(ReuseVec::deserialize_in_place(&mut de, &mut lines).is_err());
+    assert_eq!(lines.len(), 2, "the element that failed counts as live");
+
+    lines.reset();
+    assert_eq!(lines.kept(), 3);
+    for _ in 0..3 {
+        assert_eq!(
+            *lines.push_reused(),
+            Line::default(),
+            "every kept element reset"
+        );
+    }
 }

@@ -2,8 +2,9 @@
 //! `#[derive(Poolable)]` generate. Not public API: anything here may change
 //! in any release.
 //!
-//! [`ResetField`] and [`CreateDefault`] add nothing at run time: each
-//! forwards to one standard method and is inlined away. They exist so that a
+//! [`ResetPart`] and [`CreateDefault`] add nothing at run time: each
+//! forwards to one standard method and is inlined away (as does
+//! [`ResetField`], the bound of a field with neither `Reset` nor `Clone`). They exist so that a
 //! mistake in a derived struct is reported on the offending field, in the
 //! derive's own words (`#[diagnostic::on_unimplemented]`), rather than as a
 //! bare trait bound: when a blanket impl's bound fails for the same type,
@@ -14,6 +15,7 @@
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
 
+use crate::ReuseVec;
 use crate::reset::Reset;
 
 pub use crate::engine::cache::LocalCache;
@@ -22,8 +24,9 @@ pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::release;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
-    CloneEq, CloneOnly, Cursor, FreshTemplate, KindCloneEq, KindCloneOnly, KindTrusted, Made, Plan,
-    Probe, Restorer, Share, ShareTemplate, Template, Trusted, boxed,
+    CloneEq, CloneOnly, Copied, Cursor, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
+    KindUnresettable, LockedTemplate, Made, Plan, Probe, ResetField, Restorer, Share,
+    ShareTemplate, Template, Trusted, Unresettable, boxed,
 };
 
 use crate::Pool;
@@ -64,12 +67,14 @@ pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> L
 }
 
 /// The pool of one instantiation of a generic derived struct: what the
-/// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`).
+/// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`),
+/// named `name` (`#[pool(name = "...")]`) or by its type.
 #[inline]
 pub fn generic_pool<T: Reset + Send + 'static>(
+    name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
-    crate::pool::runtime::generic::generic_pool(config)
+    crate::pool::runtime::generic::generic_pool(name, config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are
@@ -85,26 +90,27 @@ pub fn template_of<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> &'stati
     &pool.state.template
 }
 
-/// Resets one field of a derived struct: `<FieldType as ResetField>` is how
-/// the derive calls [`Reset::reset`], so that a field type without `Reset`
-/// is reported at the field, with the ways out.
+/// Resets one field of a `#[derive(Reset)]` part: how that derive calls
+/// [`Reset::reset`], so that a field type without `Reset` is reported at
+/// the field, in its words (a part has no constructor to copy a value
+/// from, as `#[derive(Poolable)]`'s `ResetField` does).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` does not implement `Reset`, so `#[derive(Poolable)]` cannot reset this field",
+    message = "`{Self}` does not implement `Reset`, so `#[derive(Reset)]` cannot reset this field",
     label = "this field's type does not implement `Reset`",
-    note = "add `#[pool(skip)]`, `#[pool(default)]` or `#[pool(reset = path)]` to the field, or implement `Reset` for `{Self}`"
+    note = "a part has no constructor: its reset state is each field's; add `#[pool(default)]` to set the field to `Default::default()`, `#[pool(reset = path)]` to reset it with a function or `#[pool(skip)]` to keep it, or implement `Reset` for `{Self}`"
 )]
-pub trait ResetField {
+pub trait ResetPart {
     /// [`Reset::reset`].
-    fn reset_field(&mut self);
+    fn reset_part(&mut self);
 }
 
-impl<T: Reset + ?Sized> ResetField for T {
+impl<T: Reset + ?Sized> ResetPart for T {
     #[allow(
         clippy::inline_always,
         reason = "a forwarding shim: it must cost nothing over calling `reset` directly, also unoptimised"
     )]
     #[inline(always)]
-    fn reset_field(&mut self) {
+    fn reset_part(&mut self) {
         self.reset();
     }
 }
@@ -137,7 +143,7 @@ impl<T: Default> CreateDefault for T {
 #[diagnostic::on_unimplemented(
     message = "`#[pool(max_capacity = ...)]` needs a type with a capacity, and `{Self}` has none",
     label = "`{Self}` has no capacity to bound",
-    note = "`max_capacity` applies to `String`, `Vec`, `VecDeque`, `HashMap`, `HashSet` and `BinaryHeap` fields; remove it from this field"
+    note = "`max_capacity` applies to `String`, `Vec`, `VecDeque`, `HashMap`, `HashSet`, `BinaryHeap` and `ReuseVec` fields; remove it from this field"
 )]
 pub trait MaxCapacity {
     /// If the capacity is above `max`, shrinks it to (about) `max`; an
@@ -169,6 +175,15 @@ impl_max_capacity!(
     [T: Ord] BinaryHeap<T>,
 );
 
+/// A `ReuseVec`'s bound is on the elements it keeps, each with its own
+/// buffers, and then on its own buffer (`ReuseVec::shrink_kept_to`).
+impl<T> MaxCapacity for ReuseVec<T> {
+    #[inline]
+    fn shrink_past(&mut self, max: usize) {
+        self.shrink_kept_to(max);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::MaxCapacity;
@@ -194,15 +209,20 @@ mod tests {
         let mut map: HashMap<u8, u8> = HashMap::with_capacity(1024);
         let mut set: HashSet<u8> = HashSet::with_capacity(1024);
         let mut heap: BinaryHeap<u8> = BinaryHeap::with_capacity(1024);
+        let mut kept: crate::ReuseVec<String> = vec![String::new(); 1024].into();
+        kept.clear();
         string.shrink_past(16);
         deque.shrink_past(16);
         map.shrink_past(16);
         set.shrink_past(16);
         heap.shrink_past(16);
+        kept.shrink_past(16);
         assert!(string.capacity() < 1024);
         assert!(deque.capacity() < 1024);
         assert!(map.capacity() < 1024);
         assert!(set.capacity() < 1024);
         assert!(heap.capacity() < 1024);
+        assert_eq!(kept.kept(), 16);
+        assert!(kept.capacity() < 1024);
     }
 }

@@ -34,6 +34,7 @@ pub use pool::guard::Pooled;
 pub use pool::runtime::{PoolBuilder, PoolHandle};
 pub use poolable::Poolable;
 pub use reset::Reset;
+pub use reset::reuse_vec::ReuseVec;
 
 // The derive's reference, every example a doctest. rustdoc renders a
 // re-export's docs followed by the original item's, so the page ends with
@@ -43,6 +44,39 @@ pub use reset::Reset;
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use pool_derive::Poolable;
+
+/// Derives [`Reset`](trait@Reset) for a struct that is a part of a pooled
+/// object (a line item of an order, a header of a request), which needs no
+/// pool of its own: each field is reset as its type's `Reset` or its
+/// `#[pool(...)]` attribute says, the field attributes of
+/// [`Poolable`](derive@Poolable). The reference is
+/// [its section there](derive@Poolable#parts-derivereset).
+///
+/// ```
+/// use pool_core::{Poolable, Reset};
+///
+/// #[derive(Reset, Default)]
+/// struct LineItem {
+///     sku: String,
+///     quantity: u32,
+/// }
+///
+/// #[derive(Poolable, Default)]
+/// struct Order {
+///     first: LineItem, // reset by `LineItem`'s derived `Reset`
+///     notes: Vec<String>,
+/// }
+///
+/// let mut order = Order::acquire();
+/// order.first.sku.push_str("A-1");
+/// order.first.quantity = 2;
+/// drop(order);
+/// let order = Order::acquire();
+/// assert!(order.first.sku.is_empty() && order.first.quantity == 0);
+/// ```
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use pool_derive::Reset;
 
 #[doc(hidden)]
 pub mod __private;

@@ -29,17 +29,27 @@
 //! back to its fresh state (except `#[pool(skip)]` fields, which keep
 //! whatever they hold by design), so returning it is safe.
 //!
+//! [`ReuseVec`] is serialized as a sequence of its live elements and decoded
+//! in place into its elements, live and kept, before it makes new ones
+//! (`ReuseVec::refill` keeps its invariant): a `Vec`'s in-place decode keeps
+//! its buffer but drops its elements at every reset, so a list of structs
+//! with strings allocates each string again; a `ReuseVec`'s keeps them.
+//!
 //! The user-facing account, with what falls back to fresh allocation, is the
 //! crate docs' "Decoding with serde" section.
 
+use std::fmt;
+use std::marker::PhantomData;
+
 use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use serde::de::DeserializeSeed;
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 
 use crate::pool::guard::Pooled;
 use crate::poolable::Poolable;
 use crate::reset::Reset;
-use crate::{Pool, PoolHandle};
+use crate::reset::reuse_vec::Refill;
+use crate::{Pool, PoolHandle, ReuseVec};
 
 /// Serializes the object, as if it were not pooled.
 ///
@@ -193,5 +203,106 @@ impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for
         let mut pooled = self.acquire();
         T::deserialize_in_place(deserializer, &mut *pooled)?;
         Ok(pooled)
+    }
+}
+
+/// Serializes the live elements as a sequence, as a `Vec` is; the kept
+/// ones are not data.
+///
+/// ```
+/// let mut tags = pool_core::ReuseVec::from(vec![String::from("a"), String::from("b")]);
+/// tags.truncate(1); // "b" kept, not data
+/// assert_eq!(serde_json::to_string(&tags)?, r#"["a"]"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<T: Serialize> Serialize for ReuseVec<T> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// Decodes a sequence. `deserialize_in_place`, which a pooled object's
+/// decode and a `#[derive(Deserialize)]` struct's in-place decode call for
+/// the field, writes each element into one the vector holds, live or kept,
+/// with `T::deserialize_in_place`, and makes new elements only past them: a
+/// warm decode of a `ReuseVec<String>` whose kept strings are long enough
+/// allocates nothing. Elements it did not need are reset and kept.
+///
+/// `T: Reset`, because the elements a decode does not reach are kept.
+///
+/// ```
+/// use pool_core::{Reset, ReuseVec};
+/// use serde::Deserialize;
+///
+/// let mut tags: ReuseVec<String> = serde_json::from_str(r#"["urgent", "gift"]"#)?;
+/// let buffer = tags[1].as_ptr();
+/// tags.reset(); // empty, both strings kept
+///
+/// let mut de = serde_json::Deserializer::from_str(r#"["fragile", "gift"]"#);
+/// ReuseVec::deserialize_in_place(&mut de, &mut tags)?;
+/// assert_eq!(tags, ["fragile", "gift"]);
+/// assert_eq!(tags[1].as_ptr(), buffer); // decoded into the kept string
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+impl<'de, T: Deserialize<'de> + Reset> Deserialize<'de> for ReuseVec<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<T>::deserialize(deserializer).map(ReuseVec::from)
+    }
+
+    fn deserialize_in_place<D: Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(InPlace(place))
+    }
+}
+
+/// The visitor of [`ReuseVec`]'s in-place decode.
+struct InPlace<'a, T>(&'a mut ReuseVec<T>);
+
+impl<'de, T: Deserialize<'de> + Reset> Visitor<'de> for InPlace<'_, T> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        self.0.refill(&mut Elements {
+            seq,
+            _type: PhantomData,
+        })
+    }
+}
+
+/// A serde sequence as the source of [`ReuseVec::refill`].
+struct Elements<'de, A> {
+    seq: A,
+    _type: PhantomData<&'de ()>,
+}
+
+impl<'de, T: Deserialize<'de>, A: SeqAccess<'de>> Refill<T> for Elements<'de, A> {
+    type Error = A::Error;
+
+    fn fill(&mut self, slot: &mut T) -> Result<bool, A::Error> {
+        Ok(self.seq.next_element_seed(IntoSlot(slot))?.is_some())
+    }
+
+    fn make(&mut self) -> Result<Option<T>, A::Error> {
+        self.seq.next_element()
+    }
+}
+
+/// Decodes one element over `slot`, with `T::deserialize_in_place`.
+struct IntoSlot<'a, T>(&'a mut T);
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for IntoSlot<'_, T> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        T::deserialize_in_place(deserializer, self.0)
     }
 }

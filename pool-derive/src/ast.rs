@@ -6,7 +6,29 @@ use syn::{Data as SynData, DeriveInput, Fields, Index, Member, Type};
 use crate::attr;
 use crate::ctxt::Ctxt;
 
+/// Which derive is running: both read the same `#[pool(...)]` attributes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Derive {
+    /// `#[derive(Poolable)]`: `Reset` with the template, `Poolable` and a
+    /// pool.
+    Poolable,
+    /// `#[derive(Reset)]`: the field-by-field `Reset` of a part of a
+    /// pooled object, with no pool and no constructor.
+    Reset,
+}
+
+impl Derive {
+    /// The trait's name, for error messages.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Derive::Poolable => "Poolable",
+            Derive::Reset => "Reset",
+        }
+    }
+}
+
 pub(crate) struct Input<'a> {
+    pub(crate) derive: Derive,
     pub(crate) original: &'a DeriveInput,
     pub(crate) attrs: attr::Container,
     pub(crate) data: Data<'a>,
@@ -37,7 +59,7 @@ impl Field<'_> {
 }
 
 impl<'a> Input<'a> {
-    pub(crate) fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Self {
+    pub(crate) fn from_syn(cx: &Ctxt, derive: Derive, input: &'a DeriveInput) -> Self {
         let attrs = attr::Container::from_ast(cx, &input.attrs);
         let data = match &input.data {
             SynData::Struct(data) => Data::Struct(fields(cx, &data.fields)),
@@ -45,6 +67,7 @@ impl<'a> Input<'a> {
             SynData::Union(data) => Data::Union(data),
         };
         Input {
+            derive,
             original: input,
             attrs,
             data,

@@ -7,16 +7,19 @@
 //! all, stub or not (its supertrait `Send` fails): it gets an inherent
 //! `acquire` instead, returning an uninhabited guard that derefs to the
 //! struct, so the user's `T::acquire()` calls and field accesses still
-//! type-check and add no error.
+//! type-check and add no error. `#[derive(Reset)]` gets the `Reset` stub
+//! alone.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, Path, parse_quote};
 
+use crate::ast::Derive;
 use crate::valid::Findings;
 
 pub(crate) fn expand(
     input: &DeriveInput,
+    derive: Derive,
     krate: &Path,
     error: &syn::Error,
     findings: &Findings,
@@ -30,7 +33,9 @@ pub(crate) fn expand(
             fn reset(&mut self) {}
         }
     };
-    let poolable = if findings.not_send {
+    let poolable = if derive == Derive::Reset {
+        TokenStream::new()
+    } else if findings.not_send {
         quote! {
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {

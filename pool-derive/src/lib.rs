@@ -23,6 +23,8 @@ mod valid;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
+use crate::ast::Derive;
+
 /// `#[derive(Poolable)]` is implemented in `pool-derive`, a proc-macro crate,
 /// and documented on its re-export in `pool-core`, `pool_core::Poolable`
 /// (feature `derive`, on by default): every `#[pool(...)]` attribute, with an
@@ -32,5 +34,17 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(Poolable, attributes(pool))]
 pub fn derive_poolable(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input).into()
+    expand::derive(&input, Derive::Poolable).into()
+}
+
+/// `#[derive(Reset)]` is implemented in `pool-derive` and documented on its
+/// re-export in `pool-core`, `pool_core::Reset` (feature `derive`): the
+/// field-by-field reset of a struct that is a part of a pooled object,
+/// with the field attributes of `#[derive(Poolable)]`.
+// rustdoc appends this to the re-export's docs, under the last heading of
+// `pool-core/derive_reset.md`.
+#[proc_macro_derive(Reset, attributes(pool))]
+pub fn derive_reset(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(&input, Derive::Reset).into()
 }

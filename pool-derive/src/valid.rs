@@ -3,8 +3,8 @@
 
 use quote::quote;
 
-use crate::ast::{Data, Field, Input};
-use crate::attr::{DEFAULT, MAX_CAPACITY, RESET, SKIP, Set, Symbol};
+use crate::ast::{Data, Derive, Field, Input};
+use crate::attr::{DEFAULT, MAX_CAPACITY, NEW, RESET, SKIP, Set, Symbol};
 use crate::ctxt::Ctxt;
 
 /// What the checks found that the stub impls must know about.
@@ -16,16 +16,49 @@ pub(crate) struct Findings {
 
 pub(crate) fn check(cx: &Ctxt, input: &Input<'_>) -> Findings {
     check_shape(cx, input);
-    check_generics(cx, input);
     check_repr(cx, input);
+    let poolable = input.derive == Derive::Poolable;
+    if poolable {
+        check_generics(cx, input);
+    } else {
+        check_part_keys(cx, input);
+    }
     let mut not_send = false;
     if let Data::Struct(fields) = &input.data {
         for field in fields {
             check_field(cx, field);
-            not_send |= check_send(cx, field);
+            // A part need not be `Send` on its own: the pooled struct that
+            // holds it must, and rustc says so there.
+            not_send |= poolable && check_send(cx, field);
         }
     }
     Findings { not_send }
+}
+
+/// `#[derive(Reset)]` makes no pool and calls no constructor, so the keys
+/// that configure those have nothing to act on.
+fn check_part_keys(cx: &Ctxt, input: &Input<'_>) {
+    let ident = &input.original.ident;
+    for (name, key) in input.attrs.pool_keys() {
+        let why = if name == NEW {
+            format!(
+                "`#[derive(Reset)]` calls no constructor: `{ident}` is reset field by field, \
+                 each field as its type's `Reset` or its own attribute says (`#[pool(reset = \
+                 path)]` gives a field another reset value)"
+            )
+        } else {
+            format!(
+                "`{name}` configures a pool, and `#[derive(Reset)]` makes none: `{ident}` is \
+                 reset as a part of the pooled object that holds it"
+            )
+        };
+        cx.error_spanned_by(
+            key,
+            format!(
+                "{why}; remove `{name}`, or derive `Poolable` for a struct with a pool of its own"
+            ),
+        );
+    }
 }
 
 /// No `#[repr(packed)]`: the reset takes `&mut` of each field, which Rust
@@ -43,13 +76,20 @@ fn check_repr(cx: &Ctxt, input: &Input<'_>) {
             |token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "packed"),
         );
         if let Some(packed) = packed {
+            let derive = input.derive.name();
+            let by_hand = match input.derive {
+                Derive::Poolable => "`Reset` and `Poolable`",
+                Derive::Reset => "`Reset`",
+            };
             cx.error_spanned_by(
                 packed,
-                "`#[derive(Poolable)]` does not support `#[repr(packed)]` structs: resetting a \
-                 field in place takes a reference to it, and a packed struct's fields may be \
-                 unaligned, which Rust forbids references to; remove `packed`, or implement \
-                 `Reset` and `Poolable` by hand, resetting each field by value \
-                 (`self.len = 0`, see the docs of `pool_core::Poolable`)",
+                format!(
+                    "`#[derive({derive})]` does not support `#[repr(packed)]` structs: resetting \
+                     a field in place takes a reference to it, and a packed struct's fields may \
+                     be unaligned, which Rust forbids references to; remove `packed`, or \
+                     implement {by_hand} by hand, resetting each field by value \
+                     (`self.len = 0`, see the docs of `pool_core::Poolable`)"
+                ),
             );
         }
     }
@@ -126,14 +166,19 @@ fn check_shape(cx: &Ctxt, input: &Input<'_>) {
             (quote!(#token #ident), "a union")
         }
     };
-    cx.error_spanned_by(
-        keyword,
-        format!(
+    let message = match input.derive {
+        Derive::Poolable => format!(
             "only structs can derive `Poolable`, and `{ident}` is {kind}; \
              implement `Reset` and `Poolable` for it by hand (see the docs of `pool_core::Poolable`), \
              or wrap it in a struct that derives `Poolable`"
         ),
-    );
+        Derive::Reset => format!(
+            "only structs can derive `Reset`, and `{ident}` is {kind}; implement `Reset` for it \
+             by hand (see the docs of `pool_core::Reset`), or, as a field of a derived struct, \
+             give it `#[pool(reset = path)]`"
+        ),
+    };
+    cx.error_spanned_by(keyword, message);
 }
 
 /// Type and const parameters are fine (each instantiation gets a pool of

@@ -36,6 +36,7 @@ fn ui() {
         mistakes.compile_fail("unsupported/*.rs");
         mistakes.compile_fail("serde/*.rs");
         mistakes.compile_fail("mistakes/*.rs");
+        mistakes.compile_fail("part/*.rs");
     } // runs here, when dropped
     let passing = trybuild::TestCases::new();
     passing.pass("pass/*.rs");

@@ -15,8 +15,11 @@
 //! notice: one rotation a minute moves each busy thread's cache to the
 //! shared store once, and it comes back on the next acquires.
 
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::cell::RefCell;
+use std::sync::{Condvar, Mutex, MutexGuard, Once, PoisonError};
 use std::time::Duration;
+
+use crate::sync::at_fork;
 
 /// The period of automatic rotation unless [`set_rotation_period`] changes
 /// it: one minute, so an object idle since a rotation is dropped at the
@@ -52,7 +55,7 @@ static AUTO: Mutex<Auto> = Mutex::new(Auto {
 });
 static CHANGED: Condvar = Condvar::new();
 
-fn auto() -> std::sync::MutexGuard<'static, Auto> {
+fn auto() -> MutexGuard<'static, Auto> {
     // Nothing under this lock can panic halfway through an update.
     AUTO.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -71,7 +74,9 @@ fn auto() -> std::sync::MutexGuard<'static, Auto> {
 /// The thread is not joined at exit: when `main` returns, it ends with the
 /// process, like any detached thread. A child made by `fork` has only the
 /// forking thread, so it does not rotate on its own; calling
-/// `set_rotation_period` in the child starts a thread there.
+/// `set_rotation_period` in the child starts a thread there. A fork waits
+/// for a rotation in progress to let go of the pools' locks, so the child
+/// finds them free (see the [crate docs](crate#pools-and-fork)).
 ///
 /// ```
 /// use std::time::Duration;
@@ -81,12 +86,10 @@ fn auto() -> std::sync::MutexGuard<'static, Auto> {
 /// pool_core::set_rotation_period(Some(pool_core::DEFAULT_ROTATION_PERIOD));
 /// ```
 pub fn set_rotation_period(period: Option<Duration>) {
+    watch_forks();
     let mut auto = auto();
     auto.period = period.map(|period| period.max(MIN_PERIOD));
     auto.changes += 1;
-    if fork_child(&auto) {
-        auto.started = false;
-    }
     start_if_due(&mut auto);
     CHANGED.notify_all();
 }
@@ -94,6 +97,7 @@ pub fn set_rotation_period(period: Option<Duration>) {
 /// Records that a pool has been used, starting the thread if a period is
 /// set. Called once per pool, when it is first registered with rotation.
 pub(crate) fn pool_used() {
+    watch_forks();
     let mut auto = auto();
     auto.used = true;
     start_if_due(&mut auto);
@@ -109,15 +113,46 @@ fn start_if_due(auto: &mut Auto) {
     // If the thread cannot be made, rotation stays manual; a later change
     // of the period tries again.
     auto.started = spawned.is_ok();
-    OWNER.store(std::process::id(), std::sync::atomic::Ordering::Relaxed);
 }
 
-/// The process that started the thread: a child of `fork` has another id
-/// and no thread.
-static OWNER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// Installs this module's fork handlers, once, before [`AUTO`] is first
+/// locked (not under it: a fork may be running the handlers).
+fn watch_forks() {
+    static WATCHING: Once = Once::new();
+    WATCHING.call_once(|| {
+        at_fork(prepare_fork, after_fork_in_parent, after_fork_in_child);
+    });
+}
 
-fn fork_child(auto: &Auto) -> bool {
-    auto.started && OWNER.load(std::sync::atomic::Ordering::Relaxed) != std::process::id()
+std::thread_local! {
+    /// The lock on [`AUTO`], held by a forking thread across its fork, so
+    /// that the child does not inherit it held by the rotation thread.
+    static HELD_ACROSS_FORK: RefCell<Option<MutexGuard<'static, Auto>>> =
+        const { RefCell::new(None) };
+}
+
+/// Before a fork: holds [`AUTO`] (unless this thread's locals are gone,
+/// at its exit).
+extern "C" fn prepare_fork() {
+    let _ = HELD_ACROSS_FORK.try_with(|held| *held.borrow_mut() = Some(auto()));
+}
+
+fn release_after_fork() -> Option<MutexGuard<'static, Auto>> {
+    HELD_ACROSS_FORK
+        .try_with(|held| held.borrow_mut().take())
+        .ok()
+        .flatten()
+}
+
+extern "C" fn after_fork_in_parent() {
+    drop(release_after_fork());
+}
+
+/// The child has no rotation thread: a later period starts one.
+extern "C" fn after_fork_in_child() {
+    if let Some(mut auto) = release_after_fork() {
+        auto.started = false;
+    }
 }
 
 /// The thread: waits a period, rotates, and again; waits for a period to be

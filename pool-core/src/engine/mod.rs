@@ -7,21 +7,27 @@
 //! core is made with. The typed pools (`crate::pool`) are built on these
 //! modules and are the only way objects enter or leave them typed.
 //!
-//! Bottom up: `erased` (the padded boxes), `slot` (the handshake between a
-//! cache's owner and a rotation, and the epoch it is read at), `store` and
-//! `graveyard` (the shared store's tiers, and where what they let go of is
-//! destroyed), `policy` (what a thread cache holds and how it refills and
-//! spills), `stats`, `trim` (the allocator trim after a rotation),
-//! `registry` (every pool, `rotate`, `pools`, the hook run after each
-//! rotation), `auto` (the background rotation), `core` (one pool's shared
-//! half), `cache` (a thread's cache and every slow path).
+//! Bottom up: `erased` (the padded boxes), `epoch` (the clock rotation
+//! advances), `fork` (what a `fork` must not copy, and which caches a
+//! child has no thread for), `slot` (the handshake between a cache's owner
+//! and a rotation), `store` and `graveyard` (the shared store's tiers, and
+//! where what they let go of is destroyed), `policy` (what a thread cache
+//! holds, within which bounds, and how much it refills and spills),
+//! `stats`, `trim` (the allocator trim after a rotation), `registry`
+//! (every pool, `rotate`, `pools`), `rotation` (what a rotation does),
+//! `publish` (the metrics it publishes), `auto` (the background rotation),
+//! `core` (one pool's shared half and its registration), `cache` (a
+//! thread's cache and its fast paths), `slow` (every slow path, the
+//! cache's and, for a thread with no cache, the store's).
 //!
 //! [`Erased`]: erased::Erased
 
 pub(crate) mod auto;
 pub(crate) mod cache;
 pub(crate) mod core;
+pub(crate) mod epoch;
 pub(crate) mod erased;
+pub(crate) mod fork;
 pub(crate) mod graveyard;
 pub(crate) mod policy;
 #[cfg(feature = "metrics")]

@@ -31,7 +31,9 @@ const IN_USE: &str = "pool_objects_in_use";
 pub(crate) fn publish() {
     let figures = by_name();
     // Under the lock: two threads publishing at once must not set a counter
-    // back to the older of their two readings.
+    // back to the older of their two readings. A fork waits for it
+    // (`crate::engine::fork`), so that a child can publish too.
+    let _fork = crate::engine::fork::excluded();
     let mut floor = FLOOR.lock().unwrap_or_else(PoisonError::into_inner);
     describe();
     for (name, mut stats) in figures {

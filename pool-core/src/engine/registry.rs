@@ -21,6 +21,7 @@
 
 use std::sync::{Arc, Weak};
 
+use crate::engine::fork::{self, excluded};
 use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
 /// A pool as the registry knows it: what `rotate` ages and [`pools`]
@@ -104,7 +105,11 @@ global! {
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
+/// The first registration also installs the fork handlers
+/// (`crate::engine::fork`).
 pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
+    fork::watch();
+    let _fork = excluded();
     let mut pools = lock(&POOLS);
     if !registered.load(Ordering::Relaxed) {
         // Run-time pools come and go: forget the gone ones here too, so a
@@ -120,11 +125,13 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
 /// Every registered pool, copied, so that no lock is held while the caller
 /// visits them (a destructor may itself touch a pool, or rotate).
 pub(crate) fn entries() -> Vec<Entry> {
+    let _fork = excluded();
     lock(&POOLS).clone()
 }
 
 /// Forgets the run-time pools that are gone.
 pub(crate) fn forget_gone() {
+    let _fork = excluded();
     lock(&POOLS).retain(|entry| !entry.is_gone());
 }
 
@@ -144,6 +151,7 @@ global! {
 #[cfg(feature = "metrics")]
 pub(crate) fn retire(name: &'static str, mut stats: crate::Stats) {
     stats.idle = 0;
+    let _fork = excluded();
     let mut retired = lock(&RETIRED);
     match retired.iter_mut().find(|(known, _)| *known == name) {
         Some((_, total)) => total.add(&stats),
@@ -154,6 +162,7 @@ pub(crate) fn retire(name: &'static str, mut stats: crate::Stats) {
 /// The counters of every ended pool, by name (see [`retire`]).
 #[cfg(feature = "metrics")]
 pub(crate) fn retired() -> Vec<(&'static str, crate::Stats)> {
+    let _fork = excluded();
     lock(&RETIRED).clone()
 }
 
@@ -170,7 +179,7 @@ pub(crate) fn retired() -> Vec<(&'static str, crate::Stats)> {
 /// assert_eq!(lines.stats().created, 1);
 /// ```
 pub fn pools() -> Vec<PoolInfo> {
-    let entries = lock(&POOLS).clone();
+    let entries = entries();
     entries
         .iter()
         .filter_map(Entry::visit)

@@ -49,15 +49,22 @@
 //! leaves the registry (under the registry's lock) before it is freed, and
 //! a rotation touches slots only under that lock, so a rotation never
 //! reaches freed memory.
+//!
+//! In a child of `fork`, a slot whose owner stayed in the parent is an
+//! orphan (`crate::engine::fork`): no owner will enter it again, so a
+//! rotation ages it with no barrier, if its owner was between operations
+//! at the fork (a fork, like the heavy barrier, interrupts every thread of
+//! the process, so the child sees each stopped between two instructions).
 
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::sync::{
-    AtomicBool, AtomicU8, AtomicU64, MutPtr, Mutex, Ordering, UnsafeCell, const_fn, global,
-};
+/// The clock the gates hold values of.
+pub(crate) use crate::engine::epoch::epoch;
+use crate::engine::fork::Owner;
+use crate::sync::{AtomicBool, AtomicU8, AtomicU64, MutPtr, Mutex, Ordering, UnsafeCell};
 use crate::sync::{heavy_barrier, heavy_barrier_available, light_barrier, lock, spin_wait};
 
 /// The gate of a slot a rotation has claimed, or whose owner is in a slow
@@ -87,6 +94,9 @@ pub(crate) struct Slot<L> {
     /// owner only.
     pub(crate) created: AtomicU64,
     contents: UnsafeCell<L>,
+    /// The thread that registered the slot: its owner. Last, off the lines
+    /// the fast path reads.
+    owner: Owner,
 }
 
 /// A pointer to a registered slot, for the registry.
@@ -140,7 +150,7 @@ pub(crate) struct Entered<'a, L> {
 
 impl<L> Slot<L> {
     /// Allocates a slot for `contents`, released in `epoch`, and registers
-    /// it in `slots`.
+    /// it in `slots`; the calling thread is its owner.
     pub(crate) fn register(
         contents: L,
         epoch: u64,
@@ -155,6 +165,7 @@ impl<L> Slot<L> {
             dropped: AtomicU64::new(0),
             created: AtomicU64::new(0),
             contents: UnsafeCell::new(contents),
+            owner: Owner::current(),
         }));
         let slot = NonNull::from(Box::leak(slot));
         lock(slots).live.push(SlotRef(slot));
@@ -208,6 +219,21 @@ impl<L> Slot<L> {
             contents: ManuallyDrop::new(self.contents.get_mut()),
             _lock: Some(locked),
         })
+    }
+
+    /// Runs `age` on an orphan's contents (module docs), unless its owner
+    /// was inside an operation at the fork.
+    fn age_orphan(&self, age: &mut impl FnMut(&mut L)) {
+        let Some(_locked) = self.lock.try_lock() else {
+            return; // in a slow path
+        };
+        if self.busy.load(Ordering::Acquire) == 0 {
+            let contents = self.contents.get_mut();
+            // SAFETY: no thread of this process enters the slot again
+            // (`Owner::is_orphaned`), and its owner was between operations
+            // at the fork, so the contents are as it left them, and ours.
+            age(unsafe { contents.deref() });
+        }
     }
 
     /// The contents, for the owner once the slot has left the registry.
@@ -296,19 +322,21 @@ impl<L> Slots<L> {
     /// gates at `now`, the epoch `age` brings them to. Slots whose owner is
     /// in a slow path (their lock taken) are passed over: the owner is using
     /// the pool, and ages the cache itself. Where the platform has no heavy
-    /// barrier, touches nothing.
+    /// barrier, touches only orphans (module docs).
     pub(crate) fn age_idle(&mut self, now: u64, mut age: impl FnMut(&mut L)) {
-        if !heavy_barrier_available() {
-            return;
-        }
-        let mut claimed = Vec::with_capacity(self.live.len());
+        let barrier = heavy_barrier_available();
+        let mut claimed = Vec::with_capacity(if barrier { self.live.len() } else { 0 });
         for slot in &self.live {
             // SAFETY: registered, so allocated (and we hold the registry's
             // lock, so it stays registered until we are done).
             let slot = unsafe { slot.0.as_ref() };
-            if let Some(locked) = slot.lock.try_lock() {
-                slot.gate.store(CLAIMED, Ordering::Relaxed);
-                claimed.push((slot, locked));
+            if slot.owner.is_orphaned() {
+                slot.age_orphan(&mut age);
+            } else if barrier {
+                if let Some(locked) = slot.lock.try_lock() {
+                    slot.gate.store(CLAIMED, Ordering::Relaxed);
+                    claimed.push((slot, locked));
+                }
             }
         }
         // If the barrier fails, the gates stay claimed, and each owner's
@@ -384,59 +412,6 @@ pub(crate) unsafe fn free<L>(slot: NonNull<CachePadded<Slot<L>>>) {
     // SAFETY: allocated by `Slot::register` with `Box`, and, by the
     // caller's promise, unreachable from the registry and unused from now on.
     drop(unsafe { Box::from_raw(slot.as_ptr()) });
-}
-
-/// An epoch counter. The pool reads it on every acquire and release with a
-/// relaxed load (a plain `mov` on x86 and arm64), and only compares it: the
-/// objects themselves are protected by the shared store's lock, so a thread
-/// that reads a stale value at worst files its objects one tier too young or
-/// too old, never unsafely.
-pub(crate) struct Epoch(AtomicU64);
-
-impl Epoch {
-    const_fn! {
-        pub(crate) fn new() -> Self {
-            Epoch(AtomicU64::new(0))
-        }
-    }
-
-    #[inline]
-    pub(crate) fn now(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// The epoch for a slow path about to file objects in a shared store.
-    ///
-    /// A plain load, like the fast path's: the ordering that matters comes
-    /// from registering the pool (under the registry's lock) before this
-    /// read, and the store files objects by its own epoch, which every
-    /// rotation advances under the store's lock. A stale value here only
-    /// files objects as older, so they expire sooner, never later. A
-    /// read-modify-write was tried: it wrote the line every thread's fast
-    /// path reads, and made the loom models run past ten minutes.
-    pub(crate) fn latest(&self) -> u64 {
-        self.now()
-    }
-
-    /// Advances the epoch and returns the new value.
-    pub(crate) fn advance(&self) -> u64 {
-        self.0.fetch_add(1, Ordering::AcqRel) + 1
-    }
-}
-
-global! {
-    /// On lines of its own: every acquire and release on every thread
-    /// reads it, so a neighbouring static that some thread writes often
-    /// (a user's counter, a counting allocator's totals) would make each of
-    /// those reads a miss. `CachePadded` keeps it off the line pair the
-    /// CPU's adjacent-line prefetcher moves together, too.
-    static EPOCH: CachePadded<Epoch> = CachePadded::new(Epoch::new());
-}
-
-/// The process-wide epoch.
-#[inline]
-pub(crate) fn epoch() -> &'static Epoch {
-    &EPOCH
 }
 
 /// Adds one to a counter that only its owning thread writes.

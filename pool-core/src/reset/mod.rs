@@ -8,13 +8,19 @@
 //! # Implementations
 //!
 //! - **Numbers, `bool` and `char`**: every integer type, `f32` and `f64`, `bool`
-//!   and `char` become their default: `0`, `0.0`, `false` or `'\0'`.
-//! - **Collections**: [`String`], [`Vec`], [`VecDeque`], [`HashMap`],
-//!   [`HashSet`], [`BinaryHeap`], [`BTreeMap`] and [`BTreeSet`] are cleared.
+//!   and `char` become their default: `0`, `0.0`, `false` or `'\0'`; so do
+//!   the atomic integers and `AtomicBool` (through `get_mut`, no atomic
+//!   operation). [`Duration`] becomes [`Duration::ZERO`].
+//! - **Wrappers of a value**: [`Wrapping`], [`Saturating`], [`Reverse`] and
+//!   [`Range`] reset what they hold (both ends of a range), in place.
+//! - **Collections**: [`String`], [`Vec`], [`VecDeque`], [`LinkedList`],
+//!   [`HashMap`], [`HashSet`], [`BinaryHeap`], [`BTreeMap`], [`BTreeSet`],
+//!   [`OsString`] and [`PathBuf`] are cleared.
 //!   The elements are dropped, not reset, so they need not implement
-//!   [`Reset`]; the buffer is kept wherever the type has one. The B-tree
-//!   collections have no spare capacity to keep, so clearing them frees their
-//!   nodes.
+//!   [`Reset`]; the buffer is kept wherever the type has one (a
+//!   [`ReuseVec`](reuse_vec::ReuseVec) keeps its elements too). The B-tree
+//!   collections and the linked list have no spare capacity to keep, so
+//!   clearing them frees their nodes.
 //! - **[`Option`]** becomes [`None`], whatever it holds.
 //! - **Arrays and slices** (`[T; N]` and `[T]`): each element is reset, so
 //!   the element type must implement [`Reset`].
@@ -35,6 +41,14 @@
 //!
 //! # Not implemented
 //!
+//! Value types with no value that stands for a new one: [`Instant`](std::time::Instant),
+//! [`SystemTime`](std::time::SystemTime), the `NonZero` integers,
+//! [`Ordering`](std::cmp::Ordering), the IP and socket addresses. Picking one
+//! (the epoch, `1`, `Equal`, `0.0.0.0`) would hand a reused object a value no
+//! constructor gave it. As fields of a `#[derive(Poolable)]` struct they need
+//! no attribute: they are `Clone`, so the derive copies the constructor's
+//! value back into them on every reset.
+//!
 //! [`Rc`](std::rc::Rc), [`Arc`](std::sync::Arc) and their `Weak` pointers
 //! have no impl: the value behind them may be shared, so resetting it through
 //! one owner would change what every other owner sees, and replacing the
@@ -49,16 +63,29 @@
 //! cell's or a lock's) must.
 //!
 //! The trait and the impls for std's types are here; those for other
-//! crates' collections, behind their features, in `foreign`.
+//! crates' collections, behind their features, in `foreign`; the vector
+//! whose reset keeps its elements, [`ReuseVec`](reuse_vec::ReuseVec), in
+//! `reuse_vec`.
 
 mod foreign;
+pub(crate) mod reuse_vec;
 #[cfg(test)]
 mod tests;
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::ffi::OsString;
 use std::marker::PhantomData;
+use std::num::{Saturating, Wrapping};
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::atomic::{
+    AtomicBool, AtomicI8, AtomicI16, AtomicI32, AtomicI64, AtomicIsize, AtomicU8, AtomicU16,
+    AtomicU32, AtomicU64, AtomicUsize,
+};
 use std::sync::{Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
 /// Puts a value back into its freshly-made state while keeping its
 /// allocations, so the next user of a pooled object finds it clean and cheap.
@@ -125,7 +152,7 @@ use std::sync::{Mutex, PoisonError, RwLock};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not implement `Reset`",
     label = "`{Self}` cannot be reset for reuse",
-    note = "derive `Poolable` for it or implement `Reset` by hand; as a field of a derived struct, `#[pool(skip)]`, `#[pool(default)]` or `#[pool(reset = path)]` also work"
+    note = "derive `Reset` (for a part of a pooled object) or `Poolable` for it, or implement `Reset` by hand; as a field of a `#[derive(Poolable)]` struct, a `Clone` type needs no `Reset` (the constructor's value is copied back), and `#[pool(reset = path)]` or `#[pool(skip)]` also work"
 )]
 pub trait Reset {
     /// Resets `self` in place to the state of a newly made value, keeping
@@ -160,6 +187,76 @@ impl_reset_to_default!(
     i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char,
 );
 
+macro_rules! impl_reset_atomic {
+    ($($t:ty),* $(,)?) => {
+        $(
+            /// Sets the value to its default, `0` or `false`, through
+            /// `get_mut`: the borrow is exclusive, so no atomic operation.
+            impl Reset for $t {
+                #[inline]
+                fn reset(&mut self) {
+                    *self.get_mut() = Default::default();
+                }
+            }
+        )*
+    };
+}
+
+impl_reset_atomic!(
+    AtomicBool,
+    AtomicI8,
+    AtomicI16,
+    AtomicI32,
+    AtomicI64,
+    AtomicIsize,
+    AtomicU8,
+    AtomicU16,
+    AtomicU32,
+    AtomicU64,
+    AtomicUsize,
+);
+
+/// Sets the duration to [`Duration::ZERO`], its default.
+impl Reset for Duration {
+    #[inline]
+    fn reset(&mut self) {
+        *self = Duration::ZERO;
+    }
+}
+
+macro_rules! impl_reset_inner {
+    ($($t:ident),* $(,)?) => {
+        $(
+            /// Resets the value inside, in place.
+            impl<T: Reset> Reset for $t<T> {
+                #[inline]
+                fn reset(&mut self) {
+                    self.0.reset();
+                }
+            }
+        )*
+    };
+}
+
+impl_reset_inner!(Wrapping, Saturating, Reverse);
+
+/// Resets both ends in place: `0..0` for a range of integers.
+impl<T: Reset> Reset for Range<T> {
+    #[inline]
+    fn reset(&mut self) {
+        self.start.reset();
+        self.end.reset();
+    }
+}
+
+/// Clears the path, keeping its buffer.
+impl Reset for PathBuf {
+    #[inline]
+    fn reset(&mut self) {
+        self.as_mut_os_string().clear();
+    }
+}
+
 macro_rules! impl_reset_by_clear {
     ($([$($params:tt)*] $t:ty),* $(,)?) => {
         $(
@@ -177,8 +274,10 @@ macro_rules! impl_reset_by_clear {
 
 impl_reset_by_clear!(
     [] String,
+    [] OsString,
     [T] Vec<T>,
     [T] VecDeque<T>,
+    [T] LinkedList<T>,
     [K, V, S] HashMap<K, V, S>,
     [T, S] HashSet<T, S>,
     [K, V] BTreeMap<K, V>,

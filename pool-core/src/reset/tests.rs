@@ -232,3 +232,50 @@ fn poisoned_rw_lock_is_reset_and_its_poison_cleared() {
     let value = l.into_inner().unwrap_or_else(PoisonError::into_inner);
     assert!(value.is_empty());
 }
+
+#[test]
+fn value_types_a_struct_holds_go_to_their_default() {
+    use std::cmp::Reverse;
+    use std::num::{Saturating, Wrapping};
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::time::Duration;
+
+    let mut timeout = Duration::from_secs(30);
+    let mut wrapping = Wrapping(7u8);
+    let mut saturating = Saturating(7i32);
+    let mut reverse = Reverse(String::from("z"));
+    let mut range = 3..9usize;
+    let mut flag = AtomicBool::new(true);
+    let mut count = AtomicU64::new(5);
+    timeout.reset();
+    wrapping.reset();
+    saturating.reset();
+    reverse.reset();
+    range.reset();
+    flag.reset();
+    count.reset();
+    assert_eq!(timeout, Duration::ZERO);
+    assert_eq!((wrapping.0, saturating.0), (0, 0));
+    assert!(reverse.0.is_empty() && reverse.0.capacity() >= 1);
+    assert_eq!(range, 0..0);
+    assert!(!*flag.get_mut());
+    assert_eq!(*count.get_mut(), 0);
+}
+
+#[test]
+fn paths_os_strings_and_linked_lists_are_emptied() {
+    use std::collections::LinkedList;
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    let mut path = PathBuf::with_capacity(64);
+    path.push("/var/log/app.log");
+    let mut os = OsString::from("name");
+    let mut list: LinkedList<u8> = [1, 2].into_iter().collect();
+    path.reset();
+    os.reset();
+    list.reset();
+    assert_eq!(path, PathBuf::new());
+    assert!(path.capacity() >= 64, "the buffer is kept");
+    assert!(os.is_empty() && list.is_empty());
+}

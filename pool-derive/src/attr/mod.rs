@@ -22,10 +22,10 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::{Attribute, ExprPath, Path, parse_quote};
+use syn::{Attribute, ExprPath, LitStr, Path, parse_quote};
 
 use self::unknown::{Position, unknown_key};
-use self::value::{count_value, flag, path_value, plain_path};
+use self::value::{count_value, flag, path_value, plain_path, str_value};
 use crate::ctxt::Ctxt;
 
 /// The spelling of an attribute or key.
@@ -43,6 +43,10 @@ pub(crate) const CAPACITY: Symbol = Symbol("capacity");
 pub(crate) const THREAD_CAPACITY: Symbol = Symbol("thread_capacity");
 /// Struct key: the path to `pool_core`, for re-exports.
 pub(crate) const CRATE: Symbol = Symbol("crate");
+/// Struct key: the test a released object must pass to stay pooled.
+pub(crate) const RETAIN: Symbol = Symbol("retain");
+/// Struct key: the name `pools()` and the metrics list the pool under.
+pub(crate) const NAME: Symbol = Symbol("name");
 
 /// Field key: leave the field as it is.
 pub(crate) const SKIP: Symbol = Symbol("skip");
@@ -53,7 +57,7 @@ pub(crate) const RESET: Symbol = Symbol("reset");
 /// Field key: shrink a buffer that grew past a bound.
 pub(crate) const MAX_CAPACITY: Symbol = Symbol("max_capacity");
 
-const STRUCT_KEYS: &[Symbol] = &[NEW, CAPACITY, THREAD_CAPACITY, CRATE];
+const STRUCT_KEYS: &[Symbol] = &[NEW, CAPACITY, THREAD_CAPACITY, RETAIN, NAME, CRATE];
 const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, MAX_CAPACITY];
 
 impl Symbol {
@@ -126,6 +130,8 @@ pub(crate) struct Container {
     pub(crate) new: Option<Set<ExprPath>>,
     pub(crate) capacity: Option<Set<Count>>,
     pub(crate) thread_capacity: Option<Set<Count>>,
+    pub(crate) retain: Option<Set<ExprPath>>,
+    pub(crate) name: Option<Set<LitStr>>,
     krate: Option<Set<Path>>,
 }
 
@@ -134,6 +140,8 @@ impl Container {
         let mut new = Slot::new(NEW);
         let mut capacity = Slot::new(CAPACITY);
         let mut thread_capacity = Slot::new(THREAD_CAPACITY);
+        let mut retain = Slot::new(RETAIN);
+        let mut name = Slot::new(NAME);
         let mut krate = Slot::new(CRATE);
         for_each_key(cx, attrs, |meta, index| {
             let key = &meta.path;
@@ -146,6 +154,12 @@ impl Container {
             } else if *key == THREAD_CAPACITY {
                 let value = count_value(meta, THREAD_CAPACITY, "thread_capacity = 32")?;
                 thread_capacity.set(cx, key, index, value);
+            } else if *key == RETAIN {
+                let value = path_value(meta, RETAIN, "retain = Request::worth_keeping")?;
+                retain.set(cx, key, index, value);
+            } else if *key == NAME {
+                let value = str_value(meta, NAME, "name = \"requests\"")?;
+                name.set(cx, key, index, value);
             } else if *key == CRATE {
                 let value = path_value(meta, CRATE, "crate = ::my_crate::pool_core")?;
                 match plain_path(value) {
@@ -161,8 +175,39 @@ impl Container {
             new: new.get(),
             capacity: capacity.get(),
             thread_capacity: thread_capacity.get(),
+            retain: retain.get(),
+            name: name.get(),
             krate: krate.get(),
         }
+    }
+
+    /// The keys given that configure the pool or the constructor, which a
+    /// `#[derive(Reset)]` struct has none of: each key's name and where it
+    /// was written, for its error. Every struct key but `crate` is one.
+    pub(crate) fn pool_keys(&self) -> Vec<(Symbol, &Path)> {
+        let keys = [
+            (NEW, self.new.as_ref().map(|set| (&set.key, set.index))),
+            (
+                CAPACITY,
+                self.capacity.as_ref().map(|set| (&set.key, set.index)),
+            ),
+            (
+                THREAD_CAPACITY,
+                self.thread_capacity
+                    .as_ref()
+                    .map(|set| (&set.key, set.index)),
+            ),
+        ];
+        let mut given: Vec<_> = keys
+            .into_iter()
+            .filter_map(|(name, key)| Some((name, key?)))
+            .collect();
+        // In the order they were written.
+        given.sort_by_key(|(_, (_, index))| *index);
+        given
+            .into_iter()
+            .map(|(name, (key, _))| (name, key))
+            .collect()
     }
 
     /// The path the generated code reaches the runtime through:

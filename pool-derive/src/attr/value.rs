@@ -1,5 +1,5 @@
 //! Reads the value of one `#[pool(...)]` key: none for a flag, a path, a
-//! crate's path, or a `usize` count.
+//! crate's path, a `usize` count, or a string.
 //!
 //! Invariant: a value is returned spanned where the user wrote it; a value
 //! of the wrong kind gives one error, spanned at it (or at the key when the
@@ -9,7 +9,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
-use syn::{Expr, ExprLit, ExprPath, Lit, Path, Token, token};
+use syn::{Expr, ExprLit, ExprPath, Lit, LitStr, Path, Token, token};
 
 use super::{Count, Symbol, skip_to_comma};
 
@@ -65,6 +65,42 @@ pub(super) fn path_value(
             &other,
             format!(
                 "`{name}` takes a path{}, like `#[pool({example})]`",
+                found(&other)
+            ),
+        )),
+    }
+}
+
+/// A non-empty string value: `name = "requests"`.
+pub(super) fn str_value(
+    meta: &ParseNestedMeta<'_>,
+    name: Symbol,
+    example: &str,
+) -> syn::Result<LitStr> {
+    match value(meta, name, example)? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(string),
+            ..
+        }) => {
+            if string.value().is_empty() {
+                return Err(syn::Error::new_spanned(
+                    &string,
+                    format!("`{name}` cannot be empty, like `#[pool({example})]`"),
+                ));
+            }
+            Ok(string)
+        }
+        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
+            let written = quote!(#path).to_string().replace(' ', "");
+            Err(syn::Error::new_spanned(
+                &path,
+                format!("`{name}` takes a string: write `#[pool({name} = \"{written}\")]`"),
+            ))
+        }
+        other => Err(syn::Error::new_spanned(
+            &other,
+            format!(
+                "`{name}` takes a string{}, like `#[pool({example})]`",
                 found(&other)
             ),
         )),

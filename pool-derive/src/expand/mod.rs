@@ -9,11 +9,13 @@
 //!     impl ::pool_core::Reset for Request {
 //!         #[inline]
 //!         fn reset(&mut self) {
-//!             // The plain reset: one statement per field.
+//!             // The plain reset: one statement per field; a plain field's
+//!             // kind (its `Reset`, nothing for a `Clone` type without
+//!             // one, or an error at the field) is picked at compile time.
 //!             #[inline(always)]
 //!             fn __pool_clear(__this: &mut Request) {
-//!                 <String as ::pool_core::__private::ResetField>::reset_field(&mut __this.name);
-//!                 <Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut __this.body);
+//!                 (&&&&&Probe::of(&__this.name)).kind().reset(&mut __this.name);
+//!                 (&&&&&Probe::of(&__this.body)).kind().reset(&mut __this.body);
 //!                 <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);
 //!                 __this.mode = <Mode as ::core::default::Default>::default();
 //!                 reset_scores(&mut __this.scores);
@@ -21,14 +23,18 @@
 //!             // Per plain field: copied back from the template if the
 //!             // constructor's value differs from the reset one, else reset.
 //!             fn __pool_restore(__this: &mut Request, __template: &Request, __cursor: &mut Cursor<'_>) {
-//!                 if __cursor.differs() {
-//!                     (&&&Probe::of(&__this.name)).kind().copy(&mut __this.name, &__template.name);
-//!                 } else {
-//!                     <String as ResetField>::reset_field(&mut __this.name);
+//!                 {
+//!                     let __kind = (&&&&&Probe::of(&__this.name)).kind();
+//!                     if __cursor.differs() {
+//!                         __kind.copy(&mut __this.name, &__template.name);
+//!                     } else {
+//!                         __kind.reset(&mut __this.name);
+//!                     }
 //!                 }
 //!                 // ...
 //!             }
-//!             // Once: compares the constructor's output with a reset object.
+//!             // Once: makes the template and compares each plain field of
+//!             // it with a reset copy of the field.
 //!             #[cold]
 //!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
 //!             #[cold]
@@ -66,8 +72,9 @@
 //! path`) gets the plain statements directly in `reset`.
 //!
 //! Each field's statement is spanned at the field's type (or at the user's
-//! path), so a missing trait is reported there. The `__private` traits are
-//! forwarding shims, inlined away, that exist for their diagnostics.
+//! path), so a missing trait is reported there. The `__private` kinds and
+//! traits are forwarding shims, inlined away, that exist for the choice of
+//! kind and for their diagnostics.
 //!
 //! Invariant: the output reaches the runtime only through the crate path
 //! (`::pool_core`, or `#[pool(crate = path)]`), and only through its public
@@ -83,25 +90,51 @@ mod reset;
 mod tests;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Path, WhereClause, parse_quote};
 
-use self::reset::{Shape, reset_body};
-use crate::ast::{Data, Field, Input};
+use self::reset::{Shape, part_reset_body, reset_body};
+use crate::ast::{Data, Derive, Field, Input};
 use crate::ctxt::Ctxt;
 use crate::{fallback, valid};
 
 /// The whole derive: read, check, then generate; on any error, the errors
 /// and a stub impl.
-pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput, derive: Derive) -> TokenStream {
     let cx = Ctxt::new();
-    let ast = Input::from_syn(&cx, input);
+    let ast = Input::from_syn(&cx, derive, input);
     let findings = valid::check(&cx, &ast);
     let krate = ast.attrs.krate();
-    match cx.check() {
-        Ok(()) => impl_poolable(&ast, &krate),
-        Err(error) => fallback::expand(input, &krate, &error, &findings),
+    match (cx.check(), derive) {
+        (Ok(()), Derive::Poolable) => impl_poolable(&ast, &krate),
+        (Ok(()), Derive::Reset) => impl_reset(&ast, &krate),
+        (Err(error), _) => fallback::expand(input, derive, &krate, &error, &findings),
+    }
+}
+
+/// `#[derive(Reset)]`: the field-by-field reset of a part, with no
+/// template (a part has no constructor to compare with).
+fn impl_reset(input: &Input<'_>, krate: &Path) -> TokenStream {
+    let ident = &input.original.ident;
+    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
+    let Data::Struct(fields) = &input.data else {
+        unreachable!("`valid::check` rejects enums and unions")
+    };
+    let (reset_where, _) = generic_bounds(krate, input, fields);
+    let reset_where = reset_where.as_ref().or(where_clause);
+    let shape = Shape::new(input, reset_where);
+    let reset = part_reset_body(krate, &shape, fields);
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {
+                #[inline]
+                fn reset(&mut self) {
+                    #reset
+                }
+            }
+        };
     }
 }
 
@@ -173,6 +206,15 @@ fn generic_bounds(
     if generics.params.is_empty() {
         return (None, None);
     }
+    let params: Vec<&syn::Ident> = generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(param) => Some(&param.ident),
+            syn::GenericParam::Const(param) => Some(&param.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
     let mut reset = generics.clone();
     let predicates = &mut reset.make_where_clause().predicates;
     for field in fields {
@@ -182,7 +224,11 @@ fn generic_bounds(
         }
         if attrs.default.is_some() {
             predicates.push(parse_quote!(#ty: ::core::default::Default));
-        } else {
+        } else if mentions(ty.to_token_stream(), &params) {
+            // A concrete type needs no bound: its kind (its `Reset`, or a
+            // copy for a `Clone` type without one) is found where the
+            // reset names it, and a type with neither is reported there,
+            // at the field, rather than as a false bound.
             predicates.push(parse_quote!(#ty: #krate::Reset));
         }
         if attrs.max_capacity.is_some() {
@@ -196,6 +242,16 @@ fn generic_bounds(
         predicates.push(parse_quote!(Self: #krate::__private::CreateDefault));
     }
     (reset.where_clause, poolable.where_clause)
+}
+
+/// Whether `tokens` (a field's type) name one of the struct's type or const
+/// parameters.
+fn mentions(tokens: TokenStream, params: &[&syn::Ident]) -> bool {
+    tokens.into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => params.iter().any(|param| **param == ident),
+        proc_macro2::TokenTree::Group(group) => mentions(group.stream(), params),
+        _ => false,
+    })
 }
 
 /// A span for generated tokens that the compiler reports at `location` (the

@@ -1,5 +1,6 @@
 //! The body of the derived `Poolable::pool`: the pool the struct's objects
-//! come from, with the struct's `capacity` and `thread_capacity`.
+//! come from, with the struct's `capacity`, `thread_capacity`, `retain` and
+//! `name`.
 //!
 //! Invariant: a struct without parameters has one pool, a `static` that
 //! `pool!` declares and `pools()` lists under the struct's name; a generic
@@ -7,9 +8,12 @@
 //! made on first use and found by its type (`__private::generic_pool`).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens, quote, quote_spanned};
 use syn::Path;
+use syn::spanned::Spanned;
 
+use super::at;
+use super::reset::unself;
 use crate::ast::Input;
 
 /// What `pool()` returns: `&__POOL`, the struct's `static`, or for a
@@ -25,23 +29,56 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         let count = &set.value;
         quote!(.thread_capacity(#count))
     });
+    // Through a typed `let`, so a test of the wrong type is reported at the
+    // path as "expected `fn(&Request) -> bool`". In the `static` (an item
+    // of its own) `Self` does not resolve: the struct's name replaces it.
+    let retain = input.attrs.retain.as_ref().map(|set| {
+        let path = if generic {
+            set.value.to_token_stream()
+        } else {
+            unself(set.value.to_token_stream(), &ident.to_token_stream())
+        };
+        let this = if generic {
+            quote!(Self)
+        } else {
+            quote!(#ident)
+        };
+        quote_spanned! {at(set.value.span())=>
+            .retain({
+                let __retain: fn(&#this) -> bool = #path;
+                __retain
+            })
+        }
+    });
+    let name = input.attrs.name.as_ref().map(|set| &set.value);
     let config = quote! {
         #krate::Pool::new(<Self as #krate::Poolable>::create)
             #capacity
             #thread_capacity
+            #retain
     };
     if generic {
         // A `static` cannot be generic: each instantiation's pool is made
-        // at run time on first use, and found by its type.
-        quote! { #krate::__private::generic_pool::<Self>(|| #config) }
+        // at run time on first use, and found by its type; it is named by
+        // its type unless `name` says otherwise.
+        let name = match name {
+            Some(name) => quote!(::core::option::Option::Some(#name)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote! { #krate::__private::generic_pool::<Self>(#name, || #config) }
     } else {
+        let name = match name {
+            Some(name) => quote!(#name),
+            None => quote!(::core::stringify!(#ident)),
+        };
         quote! {
             #krate::pool! {
-                @named ::core::stringify!(#ident) =>
+                @named #name =>
                 static __POOL: #krate::Pool<#ident> =
                     #krate::Pool::new(<#ident as #krate::Poolable>::create)
                         #capacity
-                        #thread_capacity;
+                        #thread_capacity
+                        #retain;
             }
             &__POOL
         }

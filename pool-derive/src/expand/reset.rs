@@ -15,7 +15,21 @@ use syn::spanned::Spanned;
 use syn::{Index, Member, Path, WhereClause, parse_quote};
 
 use super::at;
-use crate::ast::{Field, Input};
+use crate::ast::{Derive, Field, Input};
+
+/// The body of a `#[derive(Reset)]` part's `Reset::reset`: one statement
+/// per field, as its attributes say. A part has no constructor, so its
+/// reset state is each field's, with no template.
+pub(super) fn part_reset_body(
+    krate: &Path,
+    shape: &Shape<'_>,
+    fields: &[Field<'_>],
+) -> TokenStream {
+    let clear = fields
+        .iter()
+        .map(|field| clear_field(krate, shape, This::Method, field));
+    quote!(#(#clear)*)
+}
 
 /// The body of `Reset::reset`.
 ///
@@ -24,11 +38,11 @@ use crate::ast::{Field, Input};
 /// Otherwise the plain fields must end up as the constructor makes them,
 /// which a field's own `Reset` may not give (`retries: 3`): the body goes
 /// through a `Template` (see `pool_core`'s `template` module: a `static` in
-/// `reset`, or for a generic struct the template in its pool's state), which on the
-/// first reset compares the constructor's output with a reset object, and
-/// then runs `clear` (the per-field statements, when they agree) or
-/// `restore` (which copies the fields that differ back from the template
-/// with `clone_from`).
+/// `reset`, or for a generic struct the template in its pool's state), which
+/// on the first reset compares each field of one object the constructor
+/// makes with a reset copy of it, and then runs `clear` (the per-field
+/// statements, when they agree) or `restore` (which copies the fields that
+/// differ back from the template with `clone_from`).
 pub(super) fn reset_body(
     krate: &Path,
     shape: &Shape<'_>,
@@ -59,14 +73,15 @@ pub(super) fn reset_body(
     let probes = fields.iter().filter(|field| field.is_plain()).map(|field| {
         let member = &field.member;
         quote! {
-            (&&&#krate::__private::Probe::of(&__template.#member))
+            (&&&&&#krate::__private::Probe::of(&__template.#member))
                 .kind()
-                .probe(&mut __plan, &__template.#member, &__cleared.#member);
+                .probe(&mut __plan, &__template.#member);
         }
     });
-    // The plan makes objects with the constructor, so it needs `Poolable`:
-    // for a generic struct, a bound of the nested function and of the
-    // `Reset` impl (where it is met by the derive's own `Poolable` impl).
+    // The plan makes the template with the constructor, so it needs
+    // `Poolable`: for a generic struct, a bound of the nested function and
+    // of the `Reset` impl (where it is met by the derive's own `Poolable`
+    // impl).
     let mut plan_where = reset_where.cloned();
     if shape.generic {
         plan_where
@@ -85,11 +100,13 @@ pub(super) fn reset_body(
             )]
         }
     });
+    let kinds = kinds(krate);
     let functions = quote! {
         #[allow(clippy::inline_always, reason = "the clean case is the plain per-field reset")]
         #[inline(always)]
         #bounds
         fn __pool_clear #fn_generics (__this: &mut #ty) #fn_where {
+            #kinds
             #(#clear)*
         }
         #bounds
@@ -98,8 +115,7 @@ pub(super) fn reset_body(
             __template: &#ty,
             __cursor: &mut #krate::__private::Cursor<'_>,
         ) #fn_where {
-            #[allow(unused_imports)]
-            use #krate::__private::{KindCloneEq as _, KindCloneOnly as _, KindTrusted as _};
+            #kinds
             #(#restore)*
         }
         // Runs once per struct: compiled for size.
@@ -108,23 +124,16 @@ pub(super) fn reset_body(
         fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
         #plan_where
         {
+            #kinds
             #[allow(unused_imports)]
-            use #krate::__private::{
-                FreshTemplate as _, KindCloneEq as _, KindCloneOnly as _, KindTrusted as _,
-                ShareTemplate as _,
-            };
+            use #krate::__private::{LockedTemplate as _, ShareTemplate as _};
             let __template = #krate::__private::boxed(<#ty as #krate::Poolable>::create);
             let mut __plan = #krate::__private::Plan::new();
-            {
-                let mut __cleared = #krate::__private::boxed(<#ty as #krate::Poolable>::create);
-                __pool_clear(&mut __cleared);
-                #(#probes)*
-            }
+            #(#probes)*
             (&&#krate::__private::Share::<#ty>::new()).restorer(
                 __template,
                 __plan,
                 __pool_restore #turbofish,
-                <#ty as #krate::Poolable>::create,
             )
         }
     };
@@ -160,6 +169,18 @@ pub(super) fn reset_body(
     (body, reset_where.cloned())
 }
 
+/// The kind traits in scope, for `(&&&&&Probe::of(&field)).kind()` (see
+/// `pool_core`'s `template::plan`).
+fn kinds(krate: &Path) -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use #krate::__private::{
+            KindCloneEq as _, KindCloneOnly as _, KindCopied as _, KindTrusted as _,
+            KindUnresettable as _,
+        };
+    }
+}
+
 /// What the reset's statements need to know of the struct.
 pub(super) struct Shape<'a> {
     ident: &'a Ident,
@@ -172,6 +193,8 @@ pub(super) struct Shape<'a> {
     /// The bounds of those functions: the `Reset` impl's.
     fn_where: TokenStream,
     generic: bool,
+    /// `#[derive(Reset)]`: a field without `Reset` is reported in its words.
+    part: bool,
 }
 
 impl<'a> Shape<'a> {
@@ -193,6 +216,7 @@ impl<'a> Shape<'a> {
             },
             fn_where: quote!(#reset_where),
             generic,
+            part: input.derive == Derive::Reset,
         }
     }
 }
@@ -223,8 +247,16 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
             })
             .collect();
         quote_spanned!(span=> #path(&mut #this.#member);)
+    } else if shape.part {
+        quote_spanned!(span=> <#ty as #krate::__private::ResetPart>::reset_part(&mut #this.#member);)
     } else {
-        quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member);)
+        // The field's kind: its `Reset`, or nothing for a `Clone` type
+        // without one (the plan copies it back instead), or a compile error
+        // at the field for a type with neither.
+        let place = place(this, member, span);
+        quote_spanned! {span=>
+            (&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place);
+        }
     };
     let shrink = shrink_field(krate, shape, this, field);
     quote!(#reset #shrink)
@@ -233,8 +265,8 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
 /// The statements that restore one field of `this` from `template`: a
 /// plain field is copied back if the plan says the constructor's value
 /// differs from its reset one, else reset as in `clear`; any other field is
-/// reset as in `clear`. The `ResetField` statement is the same tokens at the
-/// same span as in `clear`, so a field type without `Reset` is reported
+/// reset as in `clear`. The reset is the same call at the same span as in
+/// `clear`, so a field type with neither `Reset` nor `Clone` is reported
 /// once.
 fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStream {
     let this = This::Nested;
@@ -243,15 +275,18 @@ fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStr
     }
     let Field { member, ty, .. } = field;
     let span = at(ty.span());
-    let reset = quote_spanned!(span=> <#ty as #krate::__private::ResetField>::reset_field(&mut #this.#member););
+    let place = place(this, member, span);
+    let kind = quote_spanned!(span=> (&&&&&#krate::__private::Probe::of(&#place)).kind());
+    let reset = quote_spanned!(span=> __kind.reset(&mut #place););
     let shrink = shrink_field(krate, shape, this, field);
     quote! {
-        if __cursor.differs() {
-            (&&&#krate::__private::Probe::of(&__this.#member))
-                .kind()
-                .copy(&mut __this.#member, &__template.#member);
-        } else {
-            #reset
+        {
+            let __kind = #kind;
+            if __cursor.differs() {
+                __kind.copy(&mut __this.#member, &__template.#member);
+            } else {
+                #reset
+            }
         }
         #shrink
     }
@@ -313,7 +348,7 @@ impl ToTokens for This {
 /// `<Frame<T>>` for a generic one): the reset's statements live in nested
 /// functions, where `Self` does not resolve, and the user may write
 /// `#[pool(reset = Self::clear_scores)]`.
-fn unself(tokens: TokenStream, with: &TokenStream) -> TokenStream {
+pub(super) fn unself(tokens: TokenStream, with: &TokenStream) -> TokenStream {
     tokens
         .into_iter()
         .flat_map(|token| match token {
@@ -333,6 +368,22 @@ fn unself(tokens: TokenStream, with: &TokenStream) -> TokenStream {
             other => vec![other],
         })
         .collect()
+}
+
+/// `this.member`, every token as if written at `span` (the field's type),
+/// so that an error about the field's reset points there alone, not across
+/// the struct from the derive to the field.
+fn place(this: This, member: &Member, span: Span) -> TokenStream {
+    let member = respan(member, span);
+    let this: TokenStream = this
+        .to_token_stream()
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect();
+    quote_spanned!(span=> #this.#member)
 }
 
 /// `member`, as if written at `span`.

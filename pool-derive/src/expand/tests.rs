@@ -5,7 +5,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, ImplItem, Item, parse_quote};
 
-use super::derive;
+use super::derive as derive_any;
+use crate::ast::Derive;
+
+/// `#[derive(Poolable)]`'s output.
+fn derive(input: &DeriveInput) -> TokenStream {
+    derive_any(input, Derive::Poolable)
+}
 
 /// The derive's output for `input`, printed (see it with
 /// `cargo test -p pool-derive -- --nocapture`) and parsed back.
@@ -72,6 +78,8 @@ fn reset_statements(items: &[Item]) -> Vec<String> {
     let statements: Vec<String> = clear
         .unwrap_or(reset.block.stmts)
         .iter()
+        // The kinds' `use`, in the template's functions.
+        .filter(|stmt| !matches!(stmt, syn::Stmt::Item(Item::Use(_))))
         .map(|stmt| quote!(#stmt).to_string())
         .collect();
     println!("{}", statements.join("\n"));
@@ -103,10 +111,10 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
     };
     let items = expand(&input);
     let expected = strings(&[
-        quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.name);),
-        quote!(<u32 as ::pool_core::__private::ResetField>::reset_field(&mut __this.age);),
-        quote!(<Vec<String> as ::pool_core::__private::ResetField>::reset_field(&mut __this.tags);),
-        quote!(<Vec<u8> as ::pool_core::__private::ResetField>::reset_field(&mut __this.body);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.name)).kind().reset(&mut __this.name);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.age)).kind().reset(&mut __this.age);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.tags)).kind().reset(&mut __this.tags);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.body)).kind().reset(&mut __this.body);),
         quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
         quote!(__this.mode = <Mode as ::core::default::Default>::default();),
         quote!(reset_scores(&mut __this.scores);),
@@ -152,7 +160,7 @@ fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
         struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
     };
     let expected = strings(&[
-        quote!(<String as ::pool_core::__private::ResetField>::reset_field(&mut __this.0);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.0)).kind().reset(&mut __this.0);),
         quote!(__this.2 = <Mode as ::core::default::Default>::default();),
     ]);
     assert_eq!(reset_statements(&expand(&tuple)), expected);
@@ -248,4 +256,59 @@ fn every_error_is_reported_at_once_with_a_stub_impl() {
         stub.contains(&quote!(::core::unreachable!()).to_string()),
         "{stub}"
     );
+}
+
+#[test]
+fn a_part_gets_the_field_by_field_reset_and_nothing_else() {
+    let input: DeriveInput = parse_quote! {
+        struct LineItem<T> { sku: String, #[pool(default)] kind: T, #[pool(skip)] slot: usize }
+    };
+    let output = derive_any(&input, Derive::Reset);
+    let text = output.to_string();
+    assert!(!text.contains("Poolable"), "no pool: {text}");
+    assert!(
+        !text.contains("TEMPLATE") && !text.contains("template"),
+        "{text}"
+    );
+    let items = expand_part(&input);
+    assert_eq!(
+        reset_statements(&items),
+        strings(&[
+            quote!(<String as ::pool_core::__private::ResetPart>::reset_part(&mut self.sku);),
+            quote!(self.kind = <T as ::core::default::Default>::default();),
+        ])
+    );
+    assert!(
+        text.contains(&quote!(T: ::core::default::Default).to_string()),
+        "the bound a generic part's reset needs: {text}"
+    );
+}
+
+#[test]
+fn a_part_with_pool_keys_gets_their_errors_and_a_reset_stub() {
+    let input: DeriveInput = parse_quote! {
+        #[pool(capacity = 4, new = LineItem::new)]
+        struct LineItem { sku: String }
+    };
+    let items = expand_part(&input);
+    let text = quote!(#(#items)*).to_string();
+    assert_eq!(text.matches("compile_error").count(), 2, "{text}");
+    assert!(!text.contains(":: Poolable for"), "{text}");
+    assert!(
+        text.contains(
+            &quote!(
+                fn reset(&mut self) {}
+            )
+            .to_string()
+        ),
+        "{text}"
+    );
+}
+
+/// `#[derive(Reset)]`'s output, printed and parsed back.
+fn expand_part(input: &DeriveInput) -> Vec<Item> {
+    let output = derive_any(input, Derive::Reset);
+    println!("{output}");
+    let file: syn::File = syn::parse2(output).expect("the output is valid Rust");
+    file.items
 }

@@ -14,6 +14,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::Recipe;
+use super::name::type_label;
 use super::part::Inner;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
@@ -33,6 +34,7 @@ use crate::sync::{Mutex, global, lock};
 /// cached pointer stays valid for the life of the process.
 #[inline]
 pub(crate) fn generic_pool<T: Reset + Send + 'static>(
+    name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
     let id = TypeId::of::<T>();
@@ -43,7 +45,7 @@ pub(crate) fn generic_pool<T: Reset + Send + 'static>(
             return unsafe { pool.cast::<Pool<T>>().as_ref() };
         }
     }
-    generic_pool_slow(id, config)
+    generic_pool_slow(id, name, config)
 }
 
 std::thread_local! {
@@ -63,6 +65,7 @@ global! {
 #[inline(never)]
 fn generic_pool_slow<T: Reset + Send + 'static>(
     id: TypeId,
+    name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
     let mut pools = lock(&GENERIC_POOLS);
@@ -79,7 +82,7 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
                 release: release_leaked::<T>,
                 abandon: abandon_leaked::<T>,
             };
-            let name = std::any::type_name::<T>();
+            let name = name.unwrap_or_else(type_label::<T>);
             let inner = Inner::make(Recipe::Config(config()), name, home, acquire_leaked::<T>);
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.

@@ -36,6 +36,7 @@ pub(crate) mod generic;
 mod handle;
 mod lookup;
 mod memo;
+mod name;
 mod part;
 pub(crate) mod thread;
 
@@ -106,7 +107,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
-            name: std::any::type_name::<T>(),
+            name: name::type_label::<T>(),
         }
     }
 }
@@ -139,8 +140,9 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     }
 
     /// Sets the name [`pools`](crate::pools) lists the pool under (by
-    /// default, the name of `T`). A name made at run time can be given
-    /// with `String::leak`.
+    /// default, the name of `T` without module paths, `String` or
+    /// `Frame<u8>`: [the rule for every pool](crate#pool-names)). A name
+    /// made at run time can be given with `String::leak`.
     ///
     /// ```
     /// let pool = pool_core::Pool::builder(String::new).name("lines").build();
@@ -277,9 +279,10 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 Recipe::Config(config) => (config, None, None),
             };
             let owner: Weak<dyn Rotate> = weak.clone();
+            let state = PoolState::with_owner(name, &config, owner);
             Inner {
                 pool: Pool::owned(home, config, erased, state_ref),
-                state: PoolState::with_owner(name, owner),
+                state,
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),

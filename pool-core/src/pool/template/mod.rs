@@ -3,26 +3,29 @@
 //!
 //! A derived struct's reset first needs to know, once per type, whether its
 //! constructor makes anything a plain reset would not: `retries: 3` where
-//! the reset gives `0`, `Some("default")` where it gives `None`. It finds
-//! out on the first reset, from two objects the constructor makes: one it
-//! keeps as the template, one it resets field by field and compares with it
-//! ([`Probe`]). If every field agrees, the constructor is *clean* and each
-//! reset is the plain field-by-field one, behind one relaxed load of a
-//! flag. Otherwise each reset copies the fields that differ back from the
-//! template with `clone_from`, which writes into the buffers the field
-//! already has (no allocation once they are large enough), and resets the
-//! others as before.
+//! the reset gives `0`, `Some("default")` where it gives `None`, a
+//! `Duration` of 30 s, an enum of the user's that has no `Reset` at all.
+//! It finds out on the first reset, from one object the constructor makes,
+//! the template: each field of it is compared with a reset copy of itself
+//! ([`Probe`]). If every field agrees, the constructor is *clean*, the
+//! template is dropped, and each reset is the plain field-by-field one,
+//! behind one relaxed load of a flag. Otherwise the template is kept, and
+//! each reset copies the fields that differ back from it with `clone_from`,
+//! which writes into the buffers the field already has (no allocation once
+//! they are large enough), and resets the others as before. So the
+//! constructor runs once per type for the template, and otherwise only for
+//! the objects the pool makes.
 //!
-//! A field takes part when its type is `Clone`: it differs when its
-//! template and reset values are unequal (`PartialEq`), or, for a type
-//! without `PartialEq`, always. A field whose type is not `Clone` cannot be
-//! copied back, so its `Reset` is trusted; `#[pool(reset = path)]` is the
-//! way out for such a field.
+//! A field takes part when its type is `Clone`: it differs when a reset
+//! copy of the template's value is unequal to it (`PartialEq`), or, for a
+//! type without `PartialEq` or without `Reset`, always. A field whose type
+//! is not `Clone` cannot be copied back, so its `Reset` is trusted;
+//! `#[pool(reset = path)]` is the way out for such a field.
 //!
-//! The template is shared by every thread, so it must be `Sync`. A struct
-//! that is not (it holds a `Cell`) and whose constructor is not clean makes
-//! a fresh template on each reset instead: correct, and as costly as the
-//! constructor.
+//! The template is shared by every thread. A `Sync` struct's is read by
+//! all at once; any other's (a struct holding a `Cell`, or a generic
+//! struct, which the derive cannot see is `Sync`) is read under a lock, one
+//! restore at a time.
 //!
 //! Invariant: once [`Template::restore`] has returned, the flag is `CLEAN`
 //! only if the constructor's output equals a reset object field by field
@@ -31,7 +34,7 @@
 //!
 //! The typed [`Template`] and its flag are here; what the derive's plan
 //! records of each field and how its restore walks that is in `plan`
-//! ([`Plan`], [`Probe`] and the three kinds), and the [`Restorer`] that
+//! ([`Plan`], [`Probe`] and the five kinds), and the [`Restorer`] that
 //! copies the constructor's values back, with the objects it is made from
 //! ([`boxed`]), in `restorer`.
 
@@ -39,9 +42,10 @@ mod plan;
 mod restorer;
 
 pub use self::plan::{
-    CloneEq, CloneOnly, Cursor, KindCloneEq, KindCloneOnly, KindTrusted, Plan, Probe, Trusted,
+    CloneEq, CloneOnly, Copied, Cursor, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
+    KindUnresettable, Plan, Probe, ResetField, Trusted, Unresettable,
 };
-pub use self::restorer::{FreshTemplate, Made, Restorer, Share, ShareTemplate, boxed};
+pub use self::restorer::{LockedTemplate, Made, Restorer, Share, ShareTemplate, boxed};
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;

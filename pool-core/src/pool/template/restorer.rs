@@ -1,18 +1,23 @@
 //! [`Restorer`]: what copies the constructor's values back into an object
 //! of a derived struct whose constructor is not clean. Its plan makes it,
-//! once per struct: [`ShareTemplate`] for a `Sync` struct, with one
-//! template shared by every thread; [`FreshTemplate`] for any other, with a
-//! fresh template for each restore. [`boxed`] makes the objects it is made
-//! from.
+//! once per struct, from the one template it keeps: [`ShareTemplate`] for
+//! a `Sync` struct, whose template every thread reads at once;
+//! [`LockedTemplate`] for any other (a struct holding a `Cell`, or a
+//! generic struct, which the derive cannot see is `Sync`), whose template
+//! is read under a lock, one restore at a time. [`boxed`] makes the
+//! template.
 //!
 //! Invariant: a `RawRestorer` was made as a `Restorer<T>`, and every
 //! pointer it holds (the template) or is handed (the object to restore) is
-//! to a `T` of that struct, whose `restore` it holds; a shared template is
-//! a `T: Send + Sync`, only read, and dropped once, with its restorer.
+//! to a `T` of that struct, whose `restore` it holds; the template is a
+//! `T: Send`, only read, by one thread at a time (under its lock) unless
+//! `T: Sync`, and dropped once, with its restorer.
 
+use std::cell::Cell;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::plan::{Cursor, Plan};
 use crate::engine::erased::{Boxed, Dispose, Erased, dispose, drop_boxed};
@@ -91,7 +96,7 @@ impl<T> Default for Share<T> {
 
 /// Copies the constructor's values back into an object of `T`: the slow
 /// half of a derived reset, set up once per type by the derive's plan
-/// ([`ShareTemplate::restorer`] or [`FreshTemplate::restorer`], the only
+/// ([`ShareTemplate::restorer`] or [`LockedTemplate::restorer`], the only
 /// ways to make one).
 ///
 /// Typed, so that a template can only be handed a restorer of its own `T`,
@@ -128,51 +133,51 @@ pub(super) struct RawRestorer {
 /// erased pointers.
 type RestoreFn = unsafe fn(NonNull<u8>, NonNull<u8>, &mut Cursor<'_>);
 
-/// Where a restorer copies from.
-enum Source {
-    /// The template, one object shared by every thread (a `Sync` struct):
-    /// a `Boxed<T>`, erased, dropped with `dispose` when the restorer is.
-    Shared {
-        template: Erased,
-        dispose: Dispose<Erased>,
-    },
-    /// A struct that is not `Sync`: a fresh template for each restore,
-    /// made, used with the `restore` it is handed and dropped by this.
-    Fresh(Box<FreshFn>),
+/// Where a restorer copies from: the template, a `Boxed<T>`, erased,
+/// dropped with `dispose` when the restorer is; for a `T` that may not be
+/// `Sync`, with the lock every read of it holds.
+struct Source {
+    template: Erased,
+    dispose: Dispose<Erased>,
+    lock: Option<Mutex<()>>,
 }
 
-/// A [`Source::Fresh`]: makes a template, restores the object (the first
-/// pointer) from it with the `restore` it is handed, and drops it.
-type FreshFn = dyn Fn(NonNull<u8>, RestoreFn, &mut Cursor<'_>) + Send + Sync;
-
-// SAFETY: a shared template is a `T: Send + Sync` (`ShareTemplate`'s
-// bound), only read by restores on any thread, and dropped once, by the
-// restorer's owner; the rest is plain data, fn pointers and a `Send + Sync`
-// closure.
+// SAFETY: the template is a `T: Send` (both traits' bounds), only read, and
+// dropped once, by the restorer's owner. It is read by restores on any
+// thread at once only if `T: Sync` (`ShareTemplate`'s bound); otherwise
+// each read holds `lock`, as a `Mutex<T>` would, which is `Sync` for a
+// `T: Send`. The rest is plain data and fn pointers.
 unsafe impl Send for RawRestorer {}
-// SAFETY: as above: `&RawRestorer` only reads the template.
+// SAFETY: as above: `&RawRestorer` only reads the template, under the lock
+// where it must.
 unsafe impl Sync for RawRestorer {}
 
 impl RawRestorer {
-    /// A restorer from a shared `template`, or `None` (and the template
-    /// dropped) if `plan` finds no field that differs.
+    /// A restorer from `template`, read under a lock if `locked`, or
+    /// `None` (and the template dropped) if `plan` finds no field that
+    /// differs.
     #[inline(never)]
-    fn shared(
+    fn new(
         template: Erased,
         dispose: Dispose<Erased>,
         plan: Plan,
         restore: RestoreFn,
+        locked: bool,
     ) -> Option<RawRestorer> {
         if !plan.any() {
             // SAFETY: `dispose` is the template's (the caller's promise,
-            // `ShareTemplate::restorer`).
+            // `ShareTemplate::restorer`, `LockedTemplate::restorer`).
             unsafe { dispose(template) };
             return None;
         }
         Some(RawRestorer {
             plan,
             restore,
-            source: Source::Shared { template, dispose },
+            source: Source {
+                template,
+                dispose,
+                lock: locked.then(|| Mutex::new(())),
+            },
         })
     }
 
@@ -184,27 +189,94 @@ impl RawRestorer {
     /// whose plan made this restorer.
     #[inline]
     pub(super) unsafe fn restore(&self, value: NonNull<u8>) {
-        let mut cursor = self.plan.cursor();
-        match &self.source {
-            // SAFETY: `restore` is the struct's, `value` one of its objects
-            // (the caller's promise), `template` another, alive as long as
-            // `self`; the restore only reads it.
-            Source::Shared { template, .. } => unsafe {
-                (self.restore)(value, template.as_ptr(), &mut cursor);
-            },
-            Source::Fresh(fresh) => fresh(value, self.restore, &mut cursor),
+        match &self.source.lock {
+            // SAFETY: the caller's promise; no lock: `T: Sync`.
+            None => unsafe { self.copy(value) },
+            // SAFETY: the caller's promise.
+            Some(lock) => unsafe { self.restore_locked(lock, value) },
         }
+    }
+
+    /// [`RawRestorer::restore`] of a template that may not be `Sync`: under
+    /// its lock, unless this thread holds it already.
+    ///
+    /// # Safety
+    ///
+    /// As for [`RawRestorer::restore`].
+    #[inline(never)]
+    unsafe fn restore_locked(&self, lock: &Mutex<()>, value: NonNull<u8>) {
+        let _held = Held::take(self, lock);
+        // SAFETY: the caller's promise; the lock is held by this thread.
+        unsafe { self.copy(value) };
+    }
+
+    /// Runs the struct's `restore` on `value` from the template.
+    ///
+    /// # Safety
+    ///
+    /// As for [`RawRestorer::restore`], and the template is read by no
+    /// other thread meanwhile unless `T: Sync`.
+    #[allow(clippy::inline_always, reason = "one call, in each of two paths")]
+    #[inline(always)]
+    unsafe fn copy(&self, value: NonNull<u8>) {
+        let mut cursor = self.plan.cursor();
+        // SAFETY: `restore` is the struct's, `value` one of its objects
+        // (the caller's promise), `template` another, alive as long as
+        // `self`, only read, and under the lock unless `T: Sync` (the
+        // invariant) or this thread already holds it.
+        unsafe { (self.restore)(value, self.source.template.as_ptr(), &mut cursor) };
+    }
+}
+
+std::thread_local! {
+    /// The restorer whose lock this thread holds, if any: a `clone_from`
+    /// run under it may release an object of the same struct, whose reset
+    /// then reads the template on this thread again, which needs no lock
+    /// (and would deadlock on it).
+    static HOLDING: Cell<*const RawRestorer> = const { Cell::new(std::ptr::null()) };
+}
+
+/// A template's lock, held by this thread for one restore.
+struct Held<'a> {
+    _guard: MutexGuard<'a, ()>,
+    outer: *const RawRestorer,
+}
+
+impl<'a> Held<'a> {
+    /// The lock, or `None` if this thread holds it already (the restore is
+    /// nested in one of the same template: same thread, no data race).
+    fn take(restorer: &RawRestorer, lock: &'a Mutex<()>) -> Option<Held<'a>> {
+        let me: *const RawRestorer = restorer;
+        let outer = HOLDING.try_with(Cell::get).unwrap_or(std::ptr::null());
+        if std::ptr::eq(outer, me) {
+            return None;
+        }
+        // The template is only read, so a restore that panicked under the
+        // lock left it whole: a poisoned lock is taken all the same.
+        let guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = HOLDING.try_with(|holding| holding.set(me));
+        Some(Held {
+            _guard: guard,
+            outer,
+        })
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        let _ = HOLDING.try_with(|holding| holding.set(self.outer));
     }
 }
 
 impl Drop for RawRestorer {
     fn drop(&mut self) {
-        if let Source::Shared { template, dispose } = &self.source {
-            // SAFETY: the template is the restorer's, dropped once, here;
-            // `Erased` has no destructor of its own, so the copy read out
-            // is the only one that is used. `dispose` is its type's.
-            unsafe { dispose(std::ptr::read(template)) };
-        }
+        let Source {
+            template, dispose, ..
+        } = &self.source;
+        // SAFETY: the template is the restorer's, dropped once, here;
+        // `Erased` has no destructor of its own, so the copy read out is
+        // the only one that is used. `dispose` is its type's.
+        unsafe { dispose(std::ptr::read(template)) };
     }
 }
 
@@ -219,7 +291,7 @@ fn erase_restore<T>(restore: fn(&mut T, &T, &mut Cursor<'_>)) -> RestoreFn {
     unsafe { std::mem::transmute::<fn(&mut T, &T, &mut Cursor<'_>), RestoreFn>(restore) }
 }
 
-/// A `Sync` struct keeps one template, shared by every thread.
+/// A `Sync` struct keeps one template, read by every thread at once.
 pub trait ShareTemplate<T> {
     /// A restorer that copies from `template`, or `None` if `plan` finds
     /// no field that differs.
@@ -228,7 +300,6 @@ pub trait ShareTemplate<T> {
         template: Made<T>,
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
-        create: fn() -> T,
     ) -> Option<Restorer<T>>;
 }
 
@@ -238,62 +309,52 @@ impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
         template: Made<T>,
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
-        _create: fn() -> T,
     ) -> Option<Restorer<T>> {
-        // The objects' type is `T`, and `dispose::<T>` is what drops them.
-        let raw = RawRestorer::shared(
-            Erased::new(template.into_boxed()),
-            dispose::<T>,
-            plan,
-            erase_restore(restore),
-        )?;
-        Some(Restorer {
-            raw,
-            _type: PhantomData,
-        })
+        restorer(template, plan, restore, false)
     }
 }
 
-/// A struct that is not `Sync` cannot share its template across threads,
-/// so each restore makes a fresh one.
-pub trait FreshTemplate<T> {
-    /// A restorer that copies from a new object each time, or `None` if
+/// A struct that may not be `Sync` keeps one template too, read under a
+/// lock by one restore at a time.
+pub trait LockedTemplate<T> {
+    /// A restorer that copies from `template` under a lock, or `None` if
     /// `plan` finds no field that differs.
     fn restorer(
         &self,
         template: Made<T>,
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
-        create: fn() -> T,
     ) -> Option<Restorer<T>>;
 }
 
-impl<T: 'static> FreshTemplate<T> for Share<T> {
+impl<T: Send + 'static> LockedTemplate<T> for Share<T> {
     fn restorer(
         &self,
         template: Made<T>,
         plan: Plan,
         restore: fn(&mut T, &T, &mut Cursor<'_>),
-        create: fn() -> T,
     ) -> Option<Restorer<T>> {
-        if !plan.any() {
-            return None;
-        }
-        drop(template);
-        let fresh = move |value: NonNull<u8>, restore: RestoreFn, cursor: &mut Cursor<'_>| {
-            let template = boxed(create);
-            // SAFETY: `restore` is the struct's (`erase_restore` below),
-            // `value` one of its objects (`RawRestorer::restore`'s promise),
-            // and the template a live `T`, only read.
-            unsafe { restore(value, NonNull::from(&*template).cast(), cursor) };
-        };
-        Some(Restorer {
-            raw: RawRestorer {
-                plan,
-                restore: erase_restore(restore),
-                source: Source::Fresh(Box::new(fresh)),
-            },
-            _type: PhantomData,
-        })
+        restorer(template, plan, restore, true)
     }
+}
+
+/// The restorer of both traits: `locked` unless `T: Sync`.
+fn restorer<T: Send + 'static>(
+    template: Made<T>,
+    plan: Plan,
+    restore: fn(&mut T, &T, &mut Cursor<'_>),
+    locked: bool,
+) -> Option<Restorer<T>> {
+    // The objects' type is `T`, and `dispose::<T>` is what drops them.
+    let raw = RawRestorer::new(
+        Erased::new(template.into_boxed()),
+        dispose::<T>,
+        plan,
+        erase_restore(restore),
+        locked,
+    )?;
+    Some(Restorer {
+        raw,
+        _type: PhantomData,
+    })
 }

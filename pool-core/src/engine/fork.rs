@@ -1,0 +1,182 @@
+//! `fork`: a child must not inherit a lock that a rotation held, and the
+//! caches of the threads the child lacks must still age.
+//!
+//! A child of `fork` has one thread, the one that forked, and every lock
+//! as it was at the fork: one that another thread held stays held for
+//! ever. Pre-fork servers fork while the automatic rotation thread
+//! (`crate::engine::auto`) runs, and the child goes on using the pools.
+//!
+//! - Every section of the engine that holds a pool's locks on a rotation's
+//!   behalf (a rotation's or a `clear`'s aging, statistics, the registry
+//!   of pools, publishing) runs [`excluded`]. A `pthread_atfork` prepare
+//!   handler waits for the sections in progress and holds new ones off
+//!   until the fork is done, in the parent and in the child. The sections
+//!   run no user code and wait only for locks that other sections or slow
+//!   paths hold for a few moves of pointers, so a fork waits for at most
+//!   about one pool's rotation, one process-wide barrier. (A thread of the
+//!   user's that is inside a slow path at the fork can still leave a store
+//!   locked, as any lock a forking program's other threads hold.)
+//! - Every thread cache records its [`Owner`]: a serial unique to its
+//!   thread in this process and its ancestors, and how many forks had
+//!   happened. The child handler records the forking thread: a cache made
+//!   before the latest fork by another thread is an orphan
+//!   ([`Owner::is_orphaned`]), whose owner lives on in the parent only,
+//!   and rotation ages it without the handshake, on every platform.
+//!
+//! Invariant: while a fork is in progress, no thread is inside an
+//! [`excluded`] section, and none enters one until the fork is done.
+//!
+//! std's atomics, not the facade's (`crate::sync`): loom cannot fork, and
+//! the models need not explore a counter no fork ever contends.
+
+use std::cell::Cell;
+use std::sync::Once;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::sync::{at_fork, spin_wait};
+
+/// The sections in progress (low half) and the forks in progress (high
+/// half, in units of [`FORKING`]).
+static SECTIONS: AtomicU64 = AtomicU64::new(0);
+
+/// One fork in progress, in [`SECTIONS`].
+const FORKING: u64 = 1 << 32;
+
+/// The forks this process and its ancestors have seen.
+static FORKS: AtomicU64 = AtomicU64::new(0);
+
+/// The serial of the thread that made the latest fork.
+static FORKER: AtomicU64 = AtomicU64::new(0);
+
+/// The next thread serial; 0 is no thread's.
+static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
+
+std::thread_local! {
+    /// This thread's serial, given on first need; 0 until then.
+    static SERIAL: Cell<u64> = const { Cell::new(0) };
+    /// How many sections this thread is inside: a nested one must not wait
+    /// for a fork that waits for the outer one.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// The thread that made a cache, and when.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Owner {
+    /// The thread's serial, 0 if it could not be had (its thread-locals
+    /// already gone): such a cache is never taken for an orphan.
+    thread: u64,
+    /// [`FORKS`] when the cache was made.
+    forks: u64,
+}
+
+impl Owner {
+    /// The calling thread, now.
+    pub(crate) fn current() -> Owner {
+        Owner {
+            thread: serial(),
+            forks: FORKS.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Whether the cache's thread is not in this process: the cache was
+    /// made before the latest fork, by a thread other than the one that
+    /// forked. (Only that thread crossed the fork, and serials are never
+    /// reused within a line of processes, so the latest fork decides.)
+    pub(crate) fn is_orphaned(&self) -> bool {
+        self.forks < FORKS.load(Ordering::Relaxed)
+            && self.thread != 0
+            && self.thread != FORKER.load(Ordering::Relaxed)
+    }
+}
+
+/// The calling thread's serial, given on first need; 0 during its
+/// thread-locals' destruction if it had none before.
+fn serial() -> u64 {
+    SERIAL
+        .try_with(|serial| {
+            if serial.get() == 0 {
+                serial.set(NEXT_SERIAL.fetch_add(1, Ordering::Relaxed));
+            }
+            serial.get()
+        })
+        .unwrap_or(0)
+}
+
+/// Inside an [`excluded`] section.
+pub(crate) struct Excluded(());
+
+/// Enters a section that a fork must not copy: waits while a fork is in
+/// progress, unless this thread is already inside one.
+pub(crate) fn excluded() -> Excluded {
+    let nested = DEPTH
+        .try_with(|depth| {
+            depth.set(depth.get() + 1);
+            depth.get() > 1
+        })
+        .unwrap_or(false);
+    if nested {
+        SECTIONS.fetch_add(1, Ordering::Acquire);
+        return Excluded(());
+    }
+    let mut round = 0;
+    let mut sections = SECTIONS.load(Ordering::Relaxed);
+    loop {
+        if sections >= FORKING {
+            spin_wait(round);
+            round = round.saturating_add(1);
+            sections = SECTIONS.load(Ordering::Relaxed);
+            continue;
+        }
+        // Acquire: what the fork's thread did before it let sections in
+        // again happens before this one.
+        match SECTIONS.compare_exchange_weak(
+            sections,
+            sections + 1,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => return Excluded(()),
+            Err(now) => sections = now,
+        }
+    }
+}
+
+impl Drop for Excluded {
+    fn drop(&mut self) {
+        // Release: the section's writes happen before the fork that waited.
+        SECTIONS.fetch_sub(1, Ordering::Release);
+        let _ = DEPTH.try_with(|depth| depth.set(depth.get().saturating_sub(1)));
+    }
+}
+
+/// Installs the fork handlers, once per process: called when a pool is
+/// first used.
+pub(crate) fn watch() {
+    static WATCHING: Once = Once::new();
+    WATCHING.call_once(|| {
+        at_fork(prepare, parent, child);
+    });
+}
+
+/// Before a fork: no section may be in progress at the copy.
+extern "C" fn prepare() {
+    SECTIONS.fetch_add(FORKING, Ordering::Acquire);
+    let mut round = 0;
+    while SECTIONS.load(Ordering::Acquire) % FORKING != 0 {
+        spin_wait(round);
+        round = round.saturating_add(1);
+    }
+}
+
+/// After a fork, in the parent: sections may run again.
+extern "C" fn parent() {
+    SECTIONS.fetch_sub(FORKING, Ordering::Release);
+}
+
+/// After a fork, in the child: no other fork is in progress here and no
+/// section is, and the caches of every thread but this one are orphans.
+extern "C" fn child() {
+    FORKER.store(serial(), Ordering::Relaxed);
+    FORKS.fetch_add(1, Ordering::Relaxed);
+    SECTIONS.store(0, Ordering::Release);
+}
