@@ -159,10 +159,9 @@ impl RawCache {
 // handshake (`crate::engine::slot`) asks only that one thread at a time act as
 // owner, in program order; moving the cache to another thread hands that
 // role over with the synchronization of the move itself. A run-time pool's
-// caches move only so: as the entry of a `ThreadLocal`, which another
-// thread reaches only to drop it, with every thread's use of it over, or
-// which a new thread inherits, through the crate's own locking, from one
-// that has exited. The objects inside are `Erased`, which is `Send`, and
+// caches move only so: in a thread's part, which another thread reaches
+// only to drop it, with every thread's use of it over, or to retire it and
+// replace it, under the pool's lock, after the owner has exited. The objects inside are `Erased`, which is `Send`, and
 // the core is reached through a `Sync` reference.
 unsafe impl Send for RawCache {}
 
@@ -249,7 +248,7 @@ impl<T: Send + 'static> LocalCache<T> {
     }
 
     /// The typed view of a cache of a pool of `T`s (a run-time pool's
-    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
+    /// caches are kept as `RawCache`s, so that their parts' code is
     /// compiled once).
     ///
     /// # Safety
