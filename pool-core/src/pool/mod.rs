@@ -26,7 +26,7 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::engine::cache::LocalCache;
-use crate::engine::erased::{Boxed, Erased, drop_boxed};
+use crate::engine::erased::{Boxed, Erased, boxed_with, drop_boxed};
 use crate::engine::slot::epoch;
 use crate::engine::slow::{put_slow, take_slow};
 use crate::reset::Reset;
@@ -265,13 +265,20 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
         let cache = cache.map(LocalCache::raw);
-        match take_slow(&self.state.core, cache, now, thread_capacity, capacity) {
+        match take_slow(&self.state.core, cache, now) {
             // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             Some(value) => unsafe { value.into_boxed() },
-            None => self.state.create(cache, || self.config.create.call()),
+            None => {
+                // Counted once made: a constructor that panics made nothing.
+                let value = boxed_with(|| self.config.create.call());
+                match cache {
+                    Some(cache) => cache.created(),
+                    None => self.state.core.created(1),
+                }
+                value
+            }
         }
     }
 
@@ -364,15 +371,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
         let cache = cache.map(LocalCache::raw);
-        put_slow(
-            &self.state.core,
-            cache,
-            Erased::new(value),
-            thread_capacity,
-            capacity,
-        );
+        put_slow(&self.state.core, cache, Erased::new(value));
     }
 }
 

@@ -45,8 +45,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// assert_eq!(BUFFERS.stats().created, 16);
     /// ```
     pub fn prefill(&self, n: usize) -> usize {
-        self.state
-            .prefill(n, self.config.capacity, || self.config.create.call())
+        self.state.prefill(n, || self.config.create.call())
     }
 
     /// Resets `value`, an object made elsewhere, and keeps it in the pool
