@@ -72,31 +72,27 @@ const CACHED: usize = if cfg!(miri) { 4 } else { 32 };
 
 /// Has `threads` threads each take `CACHED` objects from `pool` at once
 /// and give them back, so that each thread's cache holds them, and exit.
-fn fill_caches_and_exit(pool: &'static Pool<Vec<u8>>, threads: usize) {
+fn fill_caches_and_exit(pool: &Pool<Vec<u8>>, threads: usize) {
     let all_holding = Arc::new(Barrier::new(threads));
-    let workers: Vec<_> = (0..threads)
-        .map(|_| {
+    thread::scope(|scope| {
+        for _ in 0..threads {
             let all_holding = Arc::clone(&all_holding);
-            thread::spawn(move || {
+            scope.spawn(move || {
                 let held: Vec<_> = (0..CACHED).map(|_| pool.acquire()).collect();
                 all_holding.wait();
                 drop(held);
-            })
-        })
-        .collect();
-    for worker in workers {
-        worker.join().expect("a worker exits normally");
-    }
+            });
+        }
+    });
 }
 
 /// A run-time pool of buffers with room for `CACHED` in each thread's
-/// cache, leaked for `fill_caches_and_exit`.
-fn leaked_run_time_pool() -> &'static PoolHandle<Vec<u8>> {
-    let pool = Pool::builder(|| Vec::<u8>::with_capacity(64))
+/// cache.
+fn run_time_pool() -> PoolHandle<Vec<u8>> {
+    Pool::builder(|| Vec::<u8>::with_capacity(64))
         .thread_capacity(CACHED)
         .capacity(16 * CACHED)
-        .build();
-    Box::leak(Box::new(pool))
+        .build()
 }
 
 /// Issue 24, item 3, on any platform: a thread's exit left its cache of
@@ -106,11 +102,11 @@ fn leaked_run_time_pool() -> &'static PoolHandle<Vec<u8>> {
 /// pool's cache goes to the shared store at the exit; so must this one.
 #[test]
 fn an_exited_threads_run_time_cache_goes_to_the_shared_store() {
-    let pool = leaked_run_time_pool();
+    let pool = run_time_pool();
     // This thread's own part of the pool first, holding one object, so
     // that it cannot be handed the exited thread's part.
     drop(pool.acquire());
-    fill_caches_and_exit(pool, 1);
+    fill_caches_and_exit(&pool, 1);
     let made = pool.stats().created;
     assert_eq!(made, 1 + CACHED as u64, "{:?}", pool.stats());
     // Its own object, then the exited thread's, from the shared store.
@@ -191,9 +187,9 @@ fn without_a_process_wide_barrier_exited_threads_run_time_caches_are_released() 
             .thread_capacity(CACHED)
             .capacity(16 * CACHED);
     }
-    let run_time = leaked_run_time_pool();
+    let run_time = run_time_pool();
     fill_caches_and_exit(&STATIC, 4);
-    fill_caches_and_exit(run_time, 4);
+    fill_caches_and_exit(&run_time, 4);
     for _ in 0..5 {
         rotate();
     }
