@@ -75,13 +75,20 @@ const CACHED: usize = if cfg!(miri) { 4 } else { 32 };
 fn fill_caches_and_exit(pool: &Pool<Vec<u8>>, threads: usize) {
     let all_holding = Arc::new(Barrier::new(threads));
     thread::scope(|scope| {
-        for _ in 0..threads {
-            let all_holding = Arc::clone(&all_holding);
-            scope.spawn(move || {
-                let held: Vec<_> = (0..CACHED).map(|_| pool.acquire()).collect();
-                all_holding.wait();
-                drop(held);
-            });
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let all_holding = Arc::clone(&all_holding);
+                scope.spawn(move || {
+                    let held: Vec<_> = (0..CACHED).map(|_| pool.acquire()).collect();
+                    all_holding.wait();
+                    drop(held);
+                })
+            })
+            .collect();
+        // Joined, not only waited for by the scope: a join returns after
+        // the thread's thread-local destructors, its exit, have run.
+        for worker in workers {
+            worker.join().expect("a worker exits normally");
         }
     });
 }
