@@ -12,6 +12,10 @@
 #   PROFILES=release scripts/compile_cost.sh   # release only
 #   FLOOR=1 scripts/compile_cost.sh        # also the floor: a hand-written
 #                                          # thread_local! free list per struct
+#   SERDE=1 scripts/compile_cost.sh        # also, for scale, the same structs
+#                                          # with #[derive(Serialize, Deserialize)]
+#                                          # instead, each encoded and decoded
+#                                          # once with serde_json
 #
 # With ACQUIRE=0 nothing of the pool is compiled to machine code (the derived
 # functions are `#[inline]` and unused): the figure is the derive's
@@ -31,7 +35,7 @@ ACQUIRE=${ACQUIRE:-1}
 OUT="$ROOT/target/compile-cost"
 mkdir -p "$OUT"
 
-make_crate() { # make_crate <dir> <derive: yes|no|floor>
+make_crate() { # make_crate <dir> <derive: yes|no|floor|serde>
     local dir=$1 derive=$2
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<TOML
@@ -43,9 +47,12 @@ publish = false
 
 [dependencies]
 pool-core = { path = "$ROOT/pool-core" }
-
-[workspace]
 TOML
+    [[ $derive == serde ]] && cat >>"$dir/Cargo.toml" <<TOML
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+TOML
+    echo "[workspace]" >>"$dir/Cargo.toml"
     {
         echo "#![allow(dead_code)]"
         [[ $derive == yes && $ACQUIRE != 0 ]] && echo "use pool_core::Poolable;"
@@ -100,6 +107,8 @@ RUST
             fi
             if [[ $derive == yes ]]; then
                 echo "#[derive(Poolable, Default)]"
+            elif [[ $derive == serde ]]; then
+                echo "#[derive(Default, serde::Serialize, serde::Deserialize)]"
             else
                 echo "#[derive(Default)]"
             fi
@@ -111,6 +120,9 @@ RUST
                 echo "    std::hint::black_box(S$i::default().id);"
             elif [[ $derive == yes || $derive == floor ]]; then
                 echo "    std::hint::black_box(S$i::acquire().id);"
+            elif [[ $derive == serde ]]; then
+                echo "    let json = serde_json::to_string(&S$i::default()).unwrap();"
+                echo "    std::hint::black_box(serde_json::from_str::<S$i>(&json).unwrap().id);"
             else
                 echo "    std::hint::black_box(Box::new(S$i::default()).id);"
             fi
@@ -137,6 +149,7 @@ build_time() { # build_time <dir> <profile flag...>
 make_crate "$OUT/compile-cost-yes" yes
 make_crate "$OUT/compile-cost-no" no
 [[ -n "${FLOOR:-}" ]] && make_crate "$OUT/compile-cost-floor" floor
+[[ -n "${SERDE:-}" ]] && make_crate "$OUT/compile-cost-serde" serde
 export CARGO_TARGET_DIR="$OUT/target"
 
 per_struct() { awk -v y="$1" -v n="$2" -v c="$N" 'BEGIN { printf "%.1f", (y - n) * 1000 / c }'; }
@@ -144,6 +157,7 @@ per_struct() { awk -v y="$1" -v n="$2" -v c="$N" 'BEGIN { printf "%.1f", (y - n)
 # difference per struct in ms (wall-clock, CPU).
 header="profile  derive s (cpu)  plain s (cpu)  ms per struct (cpu)"
 [[ -n "${FLOOR:-}" ]] && header+="  floor s (cpu)  floor ms per struct (cpu)"
+[[ -n "${SERDE:-}" ]] && header+="  serde s (cpu)  serde ms per struct (cpu)"
 echo "$header"
 for profile in ${PROFILES:-release debug}; do
     flag=()
@@ -156,6 +170,11 @@ for profile in ${PROFILES:-release debug}; do
         read -r floor floor_cpu <<<"$(build_time "$OUT/compile-cost-floor" "${flag[@]}")"
         line+=$(printf '  %6s (%6s) %8s (%6s)' "$floor" "$floor_cpu" \
             "$(per_struct "$floor" "$no")" "$(per_struct "$floor_cpu" "$no_cpu")")
+    fi
+    if [[ -n "${SERDE:-}" ]]; then
+        read -r serde serde_cpu <<<"$(build_time "$OUT/compile-cost-serde" "${flag[@]}")"
+        line+=$(printf '  %6s (%6s) %8s (%6s)' "$serde" "$serde_cpu" \
+            "$(per_struct "$serde" "$no")" "$(per_struct "$serde_cpu" "$no_cpu")")
     fi
     echo "$line"
 done

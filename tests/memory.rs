@@ -182,8 +182,9 @@ fn two_rotations_give_back_every_byte_of_a_burst() {
 
 /// A pool made at run time, filled from this thread and from a worker
 /// that stays alive, blocked; then its handles are dropped while a guard
-/// still holds an object. When that guard goes, every byte the pool held
-/// comes back, the live worker's cache included, with no rotation.
+/// still holds an object. When that guard goes, every object the pool held
+/// comes back, the live worker's cache's included; only the pool's own
+/// allocation waits for the lists of the threads that used it.
 fn a_run_time_pool_gives_back_every_byte_when_its_last_guard_goes() {
     type Job = Box<dyn FnOnce() + Send>;
     let (jobs, next_job) = std::sync::mpsc::channel::<Job>();
@@ -236,13 +237,17 @@ fn a_run_time_pool_gives_back_every_byte_when_its_last_guard_goes() {
         "{held} bytes for the pool's {n} + {THREAD_CAPACITY} buffers"
     );
     drop(guard);
-    // The allocation itself waits for the registry's weak reference,
-    // which the next rotation (or registration) drops.
+    // The registry's weak reference goes at the next rotation. Each thread
+    // that used the pool lists its part under a weak reference too, which
+    // keeps the pool's own allocation (its header, a few hundred bytes, no
+    // object) until that thread's list next clears its dead entries or the
+    // thread exits (`pool_core`'s run-time pools, per-thread cost): so
+    // every object comes back, and nothing else but that allocation.
     rotate();
-    assert_eq!(
-        live() - baseline,
-        0,
-        "the last guard gone, the pool gave back every byte, the live worker's cache's too"
+    let kept = live() - baseline;
+    assert!(
+        (0..BUFFER as i64).contains(&kept),
+        "the last guard gone, the pool gave back every buffer, the live worker's cache's too: {kept} bytes kept"
     );
     drop(jobs);
     worker.join().unwrap();

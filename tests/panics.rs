@@ -85,9 +85,10 @@ impl Drop for Fragile {
     }
 }
 
-/// Declares a pool of `Fragile`s and the census of its objects.
+/// Declares a pool of `Fragile`s and the census of its objects; with
+/// `reset_on_acquire` after the capacities, a pool that resets on acquire.
 macro_rules! fragile_pool {
-    ($pool:ident, $census:ident: capacity $cap:expr, thread_capacity $tc:expr) => {
+    ($pool:ident, $census:ident: capacity $cap:expr, thread_capacity $tc:expr $(, $mode:ident)?) => {
         static $census: Census = Census::new();
         pool! {
             static $pool: Pool<Fragile> = Pool::new({
@@ -97,7 +98,8 @@ macro_rules! fragile_pool {
                 create
             })
             .capacity($cap)
-            .thread_capacity($tc);
+            .thread_capacity($tc)
+            $(.$mode())?;
         }
     };
 }
@@ -196,6 +198,93 @@ mod failing_reset {
         let stats = POOL.stats();
         assert_eq!((stats.returned, stats.idle), (5, 4), "{stats:?}");
         assert_accounted(stats, &CENSUS, 0);
+    }
+}
+
+mod failing_reset_on_acquire {
+    use super::*;
+    fragile_pool!(POOL, CENSUS: capacity 8, thread_capacity 2, reset_on_acquire);
+    // No thread cache: every object comes from the shared store, through
+    // the acquire's slow path.
+    fragile_pool!(STORED, STORED_CENSUS: capacity 8, thread_capacity 0, reset_on_acquire);
+
+    #[test]
+    fn a_reset_that_panics_at_acquire_drops_its_object_and_the_panic_reaches_the_caller() {
+        let _epoch = epoch_lock();
+        let (a, mut b) = (take(&POOL), take(&POOL));
+        b.fail_reset = true;
+        drop(b); // idle as it is: no reset yet, so no panic
+        drop(a); // on top of it, in this thread's cache
+        let a = take(&POOL); // reused and reset
+        let result = catch_unwind(|| POOL.acquire());
+        assert!(result.is_err(), "the panic reaches the acquiring caller");
+        let stats = POOL.stats();
+        assert_eq!(
+            (
+                stats.hits_local,
+                stats.discarded,
+                stats.returned,
+                stats.idle
+            ),
+            (2, 1, 2, 0),
+            "{stats:?}"
+        );
+        assert_eq!(CENSUS.destroyed.load(Ordering::SeqCst), 1, "dropped once");
+        assert_accounted(stats, &CENSUS, 1);
+
+        // The cache was left usable: it takes `a` back and serves it again.
+        drop(a);
+        let again: Vec<_> = (0..3).map(|_| take(&POOL)).collect();
+        let stats = POOL.stats();
+        assert_eq!((stats.hits_local, stats.created), (3, 4), "{stats:?}");
+        assert_accounted(stats, &CENSUS, 3);
+        drop(again);
+        assert_accounted(POOL.stats(), &CENSUS, 0);
+    }
+
+    #[test]
+    fn a_reset_that_panics_at_acquire_from_the_shared_store_is_counted_once() {
+        let _epoch = epoch_lock();
+        let mut trapped = take(&STORED);
+        trapped.fail_reset = true;
+        drop(trapped); // to the shared store, as it is
+        let result = catch_unwind(|| STORED.acquire());
+        assert!(result.is_err(), "the panic reaches the acquiring caller");
+        let stats = STORED.stats();
+        assert_eq!(
+            (stats.hits_primary, stats.discarded, stats.idle),
+            (1, 1, 0),
+            "{stats:?}"
+        );
+        assert_accounted(stats, &STORED_CENSUS, 0);
+        // The store's lock was not held across the reset: the pool works.
+        drop(take(&STORED));
+        drop(take(&STORED));
+        let stats = STORED.stats();
+        assert_eq!((stats.created, stats.hits_primary), (2, 2), "{stats:?}");
+        assert_accounted(stats, &STORED_CENSUS, 0);
+    }
+
+    #[test]
+    fn a_reset_that_panics_at_acquire_in_a_run_time_pool_is_counted_once() {
+        static RUNTIME_CENSUS: Census = Census::new();
+        let _epoch = epoch_lock();
+        let pool = Pool::builder(|| Fragile::new(&RUNTIME_CENSUS))
+            .thread_capacity(2)
+            .reset_on_acquire()
+            .build();
+        let mut trapped = pool.acquire();
+        trapped.fail_reset = true;
+        drop(trapped);
+        let result = catch_unwind(AssertUnwindSafe(|| pool.acquire()));
+        assert!(result.is_err(), "the panic reaches the acquiring caller");
+        let stats = pool.stats();
+        assert_eq!((stats.discarded, stats.idle), (1, 0), "{stats:?}");
+        assert_accounted(stats, &RUNTIME_CENSUS, 0);
+        drop(pool.acquire());
+        assert_accounted(pool.stats(), &RUNTIME_CENSUS, 0);
+        drop(pool);
+        assert_eq!(RUNTIME_CENSUS.alive(), 0, "the pool's end drops the rest");
     }
 }
 

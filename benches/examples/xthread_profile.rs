@@ -12,11 +12,13 @@
 //! how many distinct `Person` objects pool-core's default pool and opool
 //! hand out per round, the working set the two threads' caches must hold.
 //! With `CACHES=1`: `Person` through pools with thread caches of 8, 16
-//! and 32 (the default), interleaved round by round.
+//! and 32 (the default), interleaved round by round. With `MODES=1`: each
+//! object through pools that reset on release (the default) and on
+//! acquire (`reset_on_acquire`), interleaved round by round.
 //!
 //! For each object (`small`, and the seeds' `Person` with its 2 KiB
-//! remark) and each of three pool configurations (the defaults, a larger
-//! shared store, larger thread caches), prints per round: ns per object,
+//! remark) and each of four pool configurations (the defaults, a larger
+//! shared store, larger thread caches, reset on acquire), prints per round: ns per object,
 //! then per 1000 objects handed across: objects made by the constructor
 //! (`created`), acquires served by the producer's own cache (`local`) and by
 //! the shared store (`primary` + `victim`: one per refill that found
@@ -102,6 +104,8 @@ pool! {
     static PERSON_BIG_CACHE: Pool<Person> = Pool::new(Person::new).thread_capacity(128);
     static PERSON_CACHE_8: Pool<Person> = Pool::new(Person::new).thread_capacity(8);
     static PERSON_CACHE_16: Pool<Person> = Pool::new(Person::new).thread_capacity(16);
+    static SMALL_ON_ACQUIRE: Pool<Small> = Pool::new(Small::new).reset_on_acquire();
+    static PERSON_ON_ACQUIRE: Pool<Person> = Pool::new(Person::new).reset_on_acquire();
 }
 
 /// The difference between two snapshots, per 1000 objects handed across.
@@ -329,6 +333,25 @@ fn main() {
         }
         return;
     }
+    // `MODES=1`: each object reset on release and on acquire, interleaved.
+    if std::env::var_os("MODES").is_some() {
+        for round in 1..=rounds {
+            let ns = |d: Duration, n: u64| d.as_secs_f64() * 1e9 / n as f64;
+            let small = [&SMALL_DEFAULT, &SMALL_ON_ACQUIRE]
+                .map(|p| ns(run(p, small_n, Small::write), small_n));
+            let person = [Person::pool(), &PERSON_ON_ACQUIRE]
+                .map(|p| ns(run(p, person_n, Person::write), person_n));
+            println!(
+                "{round:>5} ns/obj small: on release {:>7.2} on acquire {:>7.2}  Person: on release {:>7.2} on acquire {:>7.2}  load {}",
+                small[0],
+                small[1],
+                person[0],
+                person[1],
+                load_average()
+            );
+        }
+        return;
+    }
     // `CIRCULATION=1`: distinct objects per round, pool-core and opool.
     if std::env::var_os("CIRCULATION").is_some() {
         for round in 1..=rounds {
@@ -413,6 +436,13 @@ fn main() {
         |n| run(&SMALL_BIG_CACHE, n, Small::write),
     );
     profile(
+        "small, reset on acquire",
+        rounds,
+        small_n,
+        || SMALL_ON_ACQUIRE.stats(),
+        |n| run(&SMALL_ON_ACQUIRE, n, Small::write),
+    );
+    profile(
         "Person, defaults (derived: capacity 65536, thread_capacity 32)",
         rounds,
         person_n,
@@ -432,5 +462,12 @@ fn main() {
         person_n,
         || PERSON_BIG_CACHE.stats(),
         |n| run(&PERSON_BIG_CACHE, n, Person::write),
+    );
+    profile(
+        "Person, reset on acquire",
+        rounds,
+        person_n,
+        || PERSON_ON_ACQUIRE.stats(),
+        |n| run(&PERSON_ON_ACQUIRE, n, Person::write),
     );
 }

@@ -29,7 +29,10 @@ pub const VARIANTS: [&str; 13] = [
 /// The peer crates (not pool-core's own pools, `box` or the hand-written
 /// free list).
 pub fn is_peer_crate(name: &str) -> bool {
-    !matches!(name, "pool" | "runtime" | "box" | "thread_local")
+    !matches!(
+        name,
+        "pool" | "pool_on_acquire" | "runtime" | "box" | "thread_local"
+    )
 }
 
 /// Something done with each variant's round trip: time it on one thread, on

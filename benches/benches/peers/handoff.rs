@@ -3,6 +3,7 @@
 //! ([`pool_perf::handoff`]).
 
 use pool_perf::handoff::{Handoff, RoundsRun, TimedRun, WARM, handoff};
+use pool_perf::round_trip::VARIANTS;
 
 use crate::counting::ALLOC;
 use crate::{Alloc, CAPACITY, Obj, Statics, THREAD_CAPACITY};
@@ -46,6 +47,22 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
             live,
             |i| {
                 let mut s = acquire();
+                s.write(i);
+                s
+            },
+            drop,
+        )
+    });
+    // The same static pool's configuration, resetting on acquire: the
+    // producer resets what it takes, the consumer only files it.
+    v.variant(POOL_ON_ACQUIRE, |run| {
+        handoff(
+            run.warm,
+            run.iters,
+            run.checkpoint,
+            live,
+            |i| {
+                let mut s = T::core_on_acquire();
                 s.write(i);
                 s
             },
@@ -132,6 +149,33 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
             drop,
         )
     });
+    // A hand-written pool on one crossbeam `ArrayQueue` of boxes, reset on
+    // acquire as opool's: the lock-free shared queue alone, no thread
+    // cache, the least a shared pool can do per object.
+    v.variant(ARRAY_QUEUE, |run| {
+        let queue = crossbeam_queue::ArrayQueue::<Box<T>>::new(CAPACITY);
+        handoff(
+            run.warm,
+            run.iters,
+            run.checkpoint,
+            live,
+            |i| {
+                let mut s = match queue.pop() {
+                    Some(mut s) => {
+                        s.clean();
+                        s
+                    }
+                    None => Box::new(T::create()),
+                };
+                s.write(i);
+                s
+            },
+            |s| {
+                // Full: dropped, as a bounded pool drops past its bound.
+                let _ = queue.push(s);
+            },
+        )
+    });
     v.variant("sharded-slab", |run| {
         let pool = sharded_slab::Pool::<T>::new();
         handoff(
@@ -197,6 +241,27 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
 
 /// The harness-only row of the cross-thread workload.
 pub(crate) const HARNESS: &str = "harness";
+/// pool-core's static pool resetting on acquire (cross-thread only).
+pub(crate) const POOL_ON_ACQUIRE: &str = "pool_on_acquire";
+/// The hand-written crossbeam `ArrayQueue` pool (cross-thread only).
+pub(crate) const ARRAY_QUEUE: &str = "arrayqueue";
+
+/// The peers of each reset mode (issue 26): those that reset on release,
+/// as pool-core's default does (poolshark, and the hand-written free
+/// list), and those that reset on acquire (opool, and the `ArrayQueue`
+/// pool).
+pub(crate) const ON_RELEASE_PEERS: [&str; 2] = ["poolshark", "thread_local"];
+pub(crate) const ON_ACQUIRE_PEERS: [&str; 2] = ["opool", ARRAY_QUEUE];
+
+/// The cross-thread rows, in the order of the report: the harness, the
+/// variants of every workload, and the two of this one only.
+pub(crate) fn cross_variants() -> impl Iterator<Item = &'static str> {
+    std::iter::once(HARNESS).chain(VARIANTS.iter().flat_map(|&name| match name {
+        "pool" => vec![name, POOL_ON_ACQUIRE],
+        "opool" => vec![name, ARRAY_QUEUE],
+        _ => vec![name],
+    }))
+}
 
 /// Variants with no cross-thread run, and why.
 pub(crate) const CROSS_NOT_APPLICABLE: [(&str, &str); 3] = [

@@ -4,7 +4,10 @@ use pool_perf::results::{best_sample_ns, estimate_ns};
 use pool_perf::round_trip::{VARIANTS, is_peer_crate};
 
 use crate::counting::Row;
-use crate::handoff::{CROSS_NOT_APPLICABLE, HARNESS};
+use crate::handoff::{
+    CROSS_NOT_APPLICABLE, HARNESS, ON_ACQUIRE_PEERS, ON_RELEASE_PEERS, POOL_ON_ACQUIRE,
+    cross_variants,
+};
 use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2, ROUNDS, Rounds};
 use pool_perf::results::load_rounds;
 
@@ -73,10 +76,9 @@ pub(crate) fn report(rows: &[Row]) {
         let cross = format!("cross_thread_{object}");
         let rounds = |name: &str| load_rounds(&cross, name).map(|(r, _)| r);
         let pool_ns = rounds("pool").map(|r| r.median());
-        let best_peer = VARIANTS
-            .iter()
-            .filter(|n| is_peer_crate(n))
-            .filter_map(|n| rounds(n).map(|r| (r.median(), *n)))
+        let best_peer = cross_variants()
+            .filter(|n| is_peer_crate(n) && *n != HARNESS)
+            .filter_map(|n| rounds(n).map(|r| (r.median(), n)))
             .min_by(|a, b| a.0.total_cmp(&b.0));
         println!(
             "\n## cross-thread return, {object} (batches of {BATCH}, ring depth {DEPTH}; median of {ROUNDS} rounds)\n"
@@ -95,7 +97,7 @@ pub(crate) fn report(rows: &[Row]) {
             format!("heap@{}k", MEMORY_N2 / 1000),
             "peak heap"
         );
-        for name in std::iter::once(HARNESS).chain(VARIANTS) {
+        for name in cross_variants() {
             if let Some((_, why)) = CROSS_NOT_APPLICABLE.iter().find(|(n, _)| *n == name) {
                 println!("{name:<22} n/a: {why}");
                 continue;
@@ -142,10 +144,9 @@ pub(crate) fn report(rows: &[Row]) {
             };
             (apart < std::time::Duration::from_secs(60)).then_some(r)
         };
-        let peers: Vec<_> = VARIANTS
-            .iter()
-            .filter(|n| is_peer_crate(n))
-            .filter_map(|n| same_run(n))
+        let peers: Vec<_> = cross_variants()
+            .filter(|n| is_peer_crate(n) && *n != HARNESS)
+            .filter_map(same_run)
             .collect();
         let per_round = pool_rounds
             .as_ref()
@@ -160,8 +161,59 @@ pub(crate) fn report(rows: &[Row]) {
                 each.join(" ")
             );
         }
+        modes(&cross, &same_run);
     }
 
+    json_report(rows);
+}
+
+/// Each reset mode against the peers of its kind, round by round (issue
+/// 26): pool-core resetting on release against poolshark and the free
+/// list, resetting on acquire against opool and the `ArrayQueue` pool, and
+/// the faster of the two modes (by median) against the best of all four.
+fn modes(cross: &str, same_run: &dyn Fn(&str) -> Option<Rounds>) {
+    let line = |ours: &str, peers: &[&str], targets: &str| {
+        let own = load_rounds(cross, ours)?.0;
+        let theirs: Vec<Rounds> = peers.iter().filter_map(|n| same_run(n)).collect();
+        let ratios = own.per_round_over(&theirs.iter().collect::<Vec<_>>());
+        if ratios.is_empty() || theirs.len() != peers.len() {
+            return None;
+        }
+        let each: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+        let ratios = Rounds { ns: ratios };
+        println!(
+            "{ours} / best of {} in each round = median {:.2}x, max {:.2}x, rounds [{}] ({targets})",
+            peers.join(", "),
+            ratios.median(),
+            ratios.max(),
+            each.join(" ")
+        );
+        Some(own.median())
+    };
+    let targets = "targets: median at most 0.90x, no round above 1.10x";
+    let on_release = line("pool", &ON_RELEASE_PEERS, targets);
+    let on_acquire = line(POOL_ON_ACQUIRE, &ON_ACQUIRE_PEERS, targets);
+    if let (Some(release), Some(acquire)) = (on_release, on_acquire) {
+        let faster = if acquire < release {
+            POOL_ON_ACQUIRE
+        } else {
+            "pool"
+        };
+        let all: Vec<&str> = ON_RELEASE_PEERS
+            .iter()
+            .chain(&ON_ACQUIRE_PEERS)
+            .copied()
+            .collect();
+        line(
+            faster,
+            &all,
+            "the faster mode by median; target: median at most 0.90x",
+        );
+    }
+}
+
+/// The JSON decode table.
+fn json_report(rows: &[Row]) {
     println!("\n## JSON decode (seeds 000 and 001)\n");
     println!(
         "{:<28} {:>10} {:>8} {:>9}",

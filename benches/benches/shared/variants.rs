@@ -365,6 +365,9 @@ trait Statics: Obj + Reset + sharded_slab::Clear + Default {
     /// pool-core, a second static pool with the same configuration, kept
     /// cold for the memory pass.
     fn core_cold() -> Pooled<Self>;
+    /// pool-core, a static pool with the same configuration that resets
+    /// on acquire (`reset_on_acquire`).
+    fn core_on_acquire() -> Pooled<Self>;
     /// The hand-written free list.
     fn with_free_list<R>(f: impl FnOnce(&mut Vec<Box<Self>>) -> R) -> R;
     /// This thread's `lifeguard` pool.
@@ -377,6 +380,13 @@ pool! {
     static SMALL: Pool<Small> = Pool::new(Small::create).capacity(CAPACITY).thread_capacity(THREAD_CAPACITY);
     static SMALL_COLD: Pool<Small> = Pool::new(Small::create).capacity(CAPACITY).thread_capacity(THREAD_CAPACITY);
     static PERSON_COLD: Pool<Person> = Pool::new(Person::new).capacity(CAPACITY).thread_capacity(THREAD_CAPACITY);
+    static SMALL_ON_ACQUIRE: Pool<Small> = Pool::new(Small::create)
+        .capacity(CAPACITY)
+        .thread_capacity(THREAD_CAPACITY)
+        .reset_on_acquire();
+    // The derived `Person`'s configuration (the defaults) and its derived
+    // reset, run on acquire.
+    static PERSON_ON_ACQUIRE: Pool<Person> = Pool::new(Person::new).reset_on_acquire();
 }
 
 thread_local! {
@@ -400,6 +410,11 @@ impl Statics for Small {
 
     fn core_cold() -> Pooled<Self> {
         SMALL_COLD.acquire()
+    }
+
+    #[inline(always)]
+    fn core_on_acquire() -> Pooled<Self> {
+        SMALL_ON_ACQUIRE.acquire()
     }
 
     #[inline(always)]
@@ -428,6 +443,11 @@ impl Statics for Person {
 
     fn core_cold() -> Pooled<Self> {
         PERSON_COLD.acquire()
+    }
+
+    #[inline(always)]
+    fn core_on_acquire() -> Pooled<Self> {
+        PERSON_ON_ACQUIRE.acquire()
     }
 
     #[inline(always)]

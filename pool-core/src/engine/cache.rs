@@ -1,34 +1,36 @@
-//! A thread's cache of one pool, [`RawCache`], and every slow path of an
-//! acquire or a release: what runs when the cache is empty, full, out of
-//! date, retired or absent ([`take_slow`], [`put_slow`]).
+//! A thread's cache of one pool, [`RawCache`], and its fast paths; what it
+//! holds and its policy (its bounds, how much it refills and spills) are
+//! `crate::engine::policy`'s, its slow paths `crate::engine::slow`'s.
 //!
 //! A static pool's `thread_local!` holds a typed handle over a `RawCache`
-//! (`crate::pool::state::LocalCache`); a run-time pool's each thread's part
-//! holds one. The cache is a stack of idle objects that only its thread
-//! touches, so the fast paths take no lock and perform no atomic
-//! read-modify-write. What it holds and how much it moves at a time is its
-//! policy (`crate::engine::policy`).
+//! ([`LocalCache`]); a run-time pool's each thread's part holds one. The
+//! cache is a stack of idle objects that only its thread touches, so the
+//! fast paths take no lock and perform no atomic read-modify-write.
 //!
 //! Invariants:
-//! 1. The cache holds at most `thread_capacity` objects, all released in
-//!    the epoch it records; a cache found in an older epoch hands its
+//! 1. The cache holds at most its `thread_capacity` objects, all released
+//!    in the epoch it records; a cache found in an older epoch hands its
 //!    objects to the shared store (which files them as victims or expires
 //!    them) before it is used again, whether its owner finds it so on its
-//!    next operation or a rotation does while the owner is idle.
+//!    next operation or a rotation does while the owner is idle. Its
+//!    buffer's capacity is the room the fast path checks, so it never
+//!    exceeds the bound. The bounds are the cache's own, given when it is
+//!    made (the pool's [`Bounds`], which never change).
 //! 2. Its objects live in a [`Slot`](crate::engine::slot::Slot) on the heap, which
 //!    the owner enters for each operation and a rotation may enter while
 //!    the owner is between operations (the handshake in `crate::engine::slot`).
 //!    An operation only moves pointers; no user code (a constructor,
 //!    `reset`, a destructor) runs inside one: the slow paths return what
-//!    the store buried, as a [`Graveyard`], for the caller to destroy
+//!    the store buried, as a `Graveyard`, for the caller to destroy
 //!    afterwards. A user's `reset` or `Drop` may therefore acquire or
 //!    release objects of the same pool (a tree of pooled nodes, say).
 //!    Should the slot be busy (re-entered), the cache falls back to the
 //!    shared store rather than wait.
 //!
-//! Everything here is on erased objects (`crate::engine::erased::Erased`)
-//! and compiled once in pool-core; the typed handle's fast paths, inlined
-//! where the pool is used, only turn the erased pointer back into the box.
+//! Everything here but [`LocalCache`] is on erased objects
+//! (`crate::engine::erased::Erased`) and compiled once in pool-core; the
+//! typed handle's fast paths, inlined where the pool is used, only turn the
+//! erased pointer back into the box.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -62,7 +64,7 @@ impl RawCache {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
         core.register();
-        let local = Local::new(epoch().now());
+        let local = Local::new(epoch().now(), core.bounds);
         let epoch = local.epoch;
         RawCache {
             slot: Slot::register(local, epoch, &core.caches),
@@ -157,10 +159,9 @@ impl RawCache {
 // handshake (`crate::engine::slot`) asks only that one thread at a time act as
 // owner, in program order; moving the cache to another thread hands that
 // role over with the synchronization of the move itself. A run-time pool's
-// caches move only so: as the entry of a `ThreadLocal`, which another
-// thread reaches only to drop it, with every thread's use of it over, or
-// which a new thread inherits, through the crate's own locking, from one
-// that has exited. The objects inside are `Erased`, which is `Send`, and
+// caches move only so: in a thread's part, which another thread reaches
+// only to drop it, with every thread's use of it over, or to retire it and
+// replace it, under the pool's lock, after the owner has exited. The objects inside are `Erased`, which is `Send`, and
 // the core is reached through a `Sync` reference.
 unsafe impl Send for RawCache {}
 
@@ -247,7 +248,7 @@ impl<T: Send + 'static> LocalCache<T> {
     }
 
     /// The typed view of a cache of a pool of `T`s (a run-time pool's
-    /// caches are kept as `RawCache`s, so that their `ThreadLocal` is
+    /// caches are kept as `RawCache`s, so that their parts' code is
     /// compiled once).
     ///
     /// # Safety

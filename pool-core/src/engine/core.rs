@@ -19,8 +19,7 @@ use std::sync::Weak;
 use crate::engine::auto;
 use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::excluded;
-use crate::engine::graveyard::Graveyard;
-use crate::engine::policy::Local;
+use crate::engine::policy::{Bounds, Local};
 use crate::engine::registry::{self, Entry, Rotate};
 use crate::engine::slot::{Slots, epoch};
 use crate::engine::stats::{Counters, Stats};
@@ -40,6 +39,8 @@ pub(crate) struct PoolCore {
     /// Locked before `shared` when both are.
     pub(crate) caches: Mutex<Slots<Local>>,
     counters: Counters,
+    /// Its caches' bounds and its store's, for the paths with no cache.
+    pub(crate) bounds: Bounds,
     /// Whether [`rotate`](crate::rotate) knows this pool.
     registered: AtomicBool,
     /// The name [`pools`](crate::pools) lists it under.
@@ -83,18 +84,24 @@ unsafe impl Sync for CoreRef {}
 
 impl PoolCore {
     const_fn! {
-        /// An empty core named `name`, whose objects `dispose` destroys.
+        /// An empty core named `name`, within `bounds`, whose objects
+        /// `dispose` destroys.
         ///
         /// # Safety
         ///
         /// `dispose` must accept every object that will be filed in the
         /// core (the erasure invariant).
-        pub(crate) unsafe fn new(name: &'static str, dispose: Dispose<Erased>) -> Self {
+        pub(crate) unsafe fn new(
+            name: &'static str,
+            bounds: Bounds,
+            dispose: Dispose<Erased>,
+        ) -> Self {
             PoolCore {
                 // SAFETY: the caller's promise.
                 shared: unsafe { Shared::new(dispose) },
                 caches: Mutex::new(Slots::new()),
                 counters: Counters::new(),
+                bounds,
                 registered: AtomicBool::new(false),
                 name,
                 owner: None,
@@ -171,10 +178,10 @@ impl PoolCore {
     }
 
     /// How many objects `prefill` must make for the store to hold `target`
-    /// (at most `capacity`).
+    /// (at most its capacity).
     #[inline(never)]
-    pub(crate) fn missing(&self, target: usize, capacity: usize) -> usize {
-        let target = target.min(capacity);
+    pub(crate) fn missing(&self, target: usize) -> usize {
+        let target = target.min(self.bounds.capacity);
         let now = self.register();
         let store = self.shared.lock(now);
         let missing = target.saturating_sub(store.len());
@@ -185,7 +192,7 @@ impl PoolCore {
     /// Files a batch of objects `prefill` made, counted as created and
     /// returned.
     #[inline(never)]
-    pub(crate) fn file_made(&self, mut batch: Vec<Erased>, capacity: usize) {
+    pub(crate) fn file_made(&self, mut batch: Vec<Erased>) {
         let made = batch.len();
         let now = self.register();
         self.created(made as u64);
@@ -193,7 +200,7 @@ impl PoolCore {
             .returned
             .fetch_add(made as u64, Ordering::Relaxed);
         let mut store = self.shared.lock(now);
-        store.put_from(&mut batch, ..made, now, capacity);
+        store.put_from(&mut batch, ..made, now, self.bounds.capacity);
         drop(store.unlock());
     }
 
@@ -204,28 +211,10 @@ impl PoolCore {
         self.shared.destroy(value);
     }
 
-    /// Takes an object from the shared store for an acquire that has no
-    /// thread cache to go through. What the store expired on the way is
-    /// returned to be destroyed by the caller.
-    #[inline(never)]
-    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
-        if self.shared.looks_empty() {
-            return (None, self.shared.graveyard());
-        }
-        let mut store = self.shared.lock(now);
-        let found = store.take().map(|(value, _tier)| value);
-        (found, store.unlock())
-    }
-
-    /// Files one reset object released with no thread cache to go through,
-    /// within `capacity`.
-    #[inline(never)]
-    pub(crate) fn put_uncached(&self, value: Erased, capacity: usize) -> Graveyard<Erased> {
-        let now = self.register();
+    /// Counts an object filed in the shared store with no cache between.
+    #[inline]
+    pub(crate) fn count_returned(&self) {
         self.counters.returned.fetch_add(1, Ordering::Relaxed);
-        let mut store = self.shared.lock(now);
-        store.put_one(value, capacity);
-        store.unlock()
     }
 
     /// Drops every idle object of this pool now (`Pool::clear`): both

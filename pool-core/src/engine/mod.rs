@@ -12,11 +12,13 @@
 //! child has no thread for), `slot` (the handshake between a cache's owner
 //! and a rotation), `store` and `graveyard` (the shared store's tiers, and
 //! where what they let go of is destroyed), `policy` (what a thread cache
-//! holds and how it refills and spills), `stats`, `trim` (the allocator
-//! trim after a rotation), `registry` (every pool, `rotate`, `pools`, the
-//! hook run after each rotation), `auto` (the background rotation), `core`
-//! (one pool's shared half), `cache` (a thread's cache and every slow
-//! path).
+//! holds, within which bounds, and how much it refills and spills),
+//! `stats`, `trim` (the allocator trim after a rotation), `registry`
+//! (every pool, `rotate`, `pools`), `rotation` (what a rotation does),
+//! `publish` (the metrics it publishes), `auto` (the background rotation),
+//! `core` (one pool's shared half and its registration), `cache` (a
+//! thread's cache and its fast paths), `slow` (every slow path, the
+//! cache's and, for a thread with no cache, the store's).
 //!
 //! [`Erased`]: erased::Erased
 

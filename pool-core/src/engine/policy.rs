@@ -1,5 +1,8 @@
-//! [`Local`]: what a thread's cache holds, inside its slot, and its
-//! policy: when it ages, how much it refills and spills.
+//! What a thread's cache holds, inside its slot ([`Local`]), and its
+//! policy: within which bounds ([`Bounds`], the pool's, given when the
+//! cache is made), when it ages, how much it refills and spills. Apart
+//! from `crate::engine::cache` so that the pool's core, which keeps every
+//! cache's slot, can name it.
 //!
 //! Invariant: the cache holds at most `bound` objects, all released in the
 //! epoch it records; a cache found in an older epoch hands its objects to
@@ -11,6 +14,15 @@
 use crate::engine::erased::Erased;
 use crate::engine::store::Locked;
 
+/// A pool's bounds, fixed when it is made: how many idle objects each
+/// thread's cache keeps (`thread_capacity`), and both shared tiers together
+/// (`capacity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    pub(crate) thread_capacity: usize,
+    pub(crate) capacity: usize,
+}
+
 /// What a thread's cache holds, inside its slot.
 pub(crate) struct Local {
     /// Idle objects; the most recently released on top. Its capacity is the
@@ -19,10 +31,8 @@ pub(crate) struct Local {
     /// bound and not a preallocation (a `thread_capacity` of `usize::MAX`
     /// costs nothing until objects are cached).
     pub(crate) items: Vec<Erased>,
-    /// The pool's `thread_capacity`, and the bound on its shared tiers.
-    /// Learned from the pool's configuration on the first slow path, which
-    /// runs before the cache can hold anything (its capacity starts at
-    /// zero).
+    /// The pool's `thread_capacity`, and the bound on its shared tiers
+    /// (its [`Bounds`], given when the cache is made).
     pub(crate) bound: usize,
     pub(crate) capacity: usize,
     /// The epoch `items` were released in.
@@ -51,12 +61,12 @@ pub(crate) enum Crossing {
 }
 
 impl Local {
-    /// An empty cache, current at epoch `now`, its bounds not learned yet.
-    pub(crate) fn new(now: u64) -> Self {
+    /// An empty cache within `bounds`, current at epoch `now`.
+    pub(crate) fn new(now: u64, bounds: Bounds) -> Self {
         Local {
             items: Vec::new(),
-            bound: 0,
-            capacity: 0,
+            bound: bounds.thread_capacity,
+            capacity: bounds.capacity,
             epoch: now,
             last_crossing: Crossing::None,
         }
@@ -68,13 +78,6 @@ impl Local {
     #[inline]
     pub(crate) fn is_full(&self) -> bool {
         self.items.len() == self.items.capacity()
-    }
-
-    /// Takes the bounds from the pool's configuration (the same every time:
-    /// a configuration never changes).
-    pub(crate) fn learn(&mut self, thread_capacity: usize, capacity: usize) {
-        self.bound = thread_capacity;
-        self.capacity = capacity;
     }
 
     /// Grows the buffer towards `bound`, doubling (from four), with room for

@@ -1,6 +1,8 @@
 //! Every slow path of an acquire or a release: what runs when a thread's
 //! cache is empty, full, out of date, retired or absent ([`take_slow`],
-//! [`put_slow`]), and the cache's side of it (refill, spill).
+//! [`put_slow`]): the cache's side of it (refill, spill, by the cache's
+//! policy, `crate::engine::cache::Local`), and the shared store's side for
+//! a thread with no cache.
 //!
 //! Invariant: no user code (a constructor, `reset`, a destructor) runs
 //! while a slot is entered or the store is locked: what the store lets go
@@ -96,20 +98,13 @@ impl RawCache {
     /// `now`: ages the cache, takes an object from the shared store and
     /// refills the cache from it in the same critical section, so that the
     /// next acquires on this thread are lock-free again. `None` means the
-    /// pool has no idle object. `thread_capacity` and `capacity` are the
-    /// pool's.
+    /// pool has no idle object.
     #[inline(never)]
-    pub(crate) fn refill(
-        &self,
-        now: u64,
-        thread_capacity: usize,
-        capacity: usize,
-    ) -> (Option<Erased>, Graveyard<Erased>) {
+    pub(crate) fn refill(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
         let Some(mut entered) = self.enter_slow() else {
             return self.core.take_uncached(now);
         };
         let local = entered.get();
-        local.learn(thread_capacity, capacity);
         if local.items.is_empty() && self.core.shared.looks_empty() {
             // Nothing to age here and nothing to take there: skip the lock.
             // Under a burst larger than the pool, every miss lands here.
@@ -148,25 +143,19 @@ impl RawCache {
     /// if it is below its bound, or else ages it and spills part of it to
     /// the shared store, and keeps `value`.
     #[inline(never)]
-    pub(crate) fn spill(
-        &self,
-        value: Erased,
-        thread_capacity: usize,
-        capacity: usize,
-    ) -> Graveyard<Erased> {
+    pub(crate) fn spill(&self, value: Erased) -> Graveyard<Erased> {
         // A pool with no thread caches, or a cache retired or re-entered:
         // straight to the shared store, without closing the gate.
-        let entered = if thread_capacity > 0 {
+        let entered = if self.core.bounds.thread_capacity > 0 {
             self.enter_slow()
         } else {
             None
         };
         let Some(mut entered) = entered else {
-            return self.core.put_uncached(value, capacity);
+            return self.core.put_uncached(value);
         };
         let returned = &self.slot().returned;
         let local = entered.get();
-        local.learn(thread_capacity, capacity);
         let current = epoch().now();
         if local.epoch == current && local.grow() {
             // Room made without the store: the cache is still warming up.
@@ -199,6 +188,34 @@ impl RawCache {
     }
 }
 
+/// The shared store's side of a slow path, for a thread with no cache (it
+/// is exiting, or the pool keeps none).
+impl PoolCore {
+    /// Takes an object from the shared store for an acquire that has no
+    /// thread cache to go through. What the store expired on the way is
+    /// returned to be destroyed by the caller.
+    #[inline(never)]
+    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+        if self.shared.looks_empty() {
+            return (None, self.shared.graveyard());
+        }
+        let mut store = self.shared.lock(now);
+        let found = store.take().map(|(value, _tier)| value);
+        (found, store.unlock())
+    }
+
+    /// Files one reset object released with no thread cache to go through,
+    /// within the pool's capacity.
+    #[inline(never)]
+    pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
+        let now = self.register();
+        self.count_returned();
+        let mut store = self.shared.lock(now);
+        store.put_one(value, self.bounds.capacity);
+        store.unlock()
+    }
+}
+
 /// The most objects of a refill whose lines [`RawCache::refill`] asks for
 /// ahead of use: one default thread cache (`crate::pool::config` checks
 /// that they agree). A larger
@@ -209,34 +226,21 @@ pub(crate) const PREFETCH: usize = 32;
 /// The slow path of an acquire (`Pool::take_slow`), erased: through
 /// `cache` if the thread has one, else straight from the shared store.
 /// `None` means the pool has no idle object: the caller makes one.
-/// `thread_capacity` and `capacity` are the pool's.
 #[inline(never)]
-pub(crate) fn take_slow(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    now: u64,
-    thread_capacity: usize,
-    capacity: usize,
-) -> Option<Erased> {
+pub(crate) fn take_slow(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
     // A miss with nothing to take anywhere, as under a burst larger
     // than the pool: straight to the constructor, with no lock taken.
     if core.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
         return None;
     }
-    take_through(core, cache, now, thread_capacity, capacity)
+    take_through(core, cache, now)
 }
 
 /// [`take_slow`], when there may be something to take.
 #[inline(never)]
-fn take_through(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    now: u64,
-    thread_capacity: usize,
-    capacity: usize,
-) -> Option<Erased> {
+fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
     let (found, dead) = match cache {
-        Some(cache) => cache.refill(now, thread_capacity, capacity),
+        Some(cache) => cache.refill(now),
         None => core.take_uncached(now),
     };
     let Some(value) = found else {
@@ -255,19 +259,13 @@ fn take_through(
 /// `value`, already reset, when the thread cache is full, gone or
 /// disabled, and destroys what the store lets go of.
 #[inline(never)]
-pub(crate) fn put_slow(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    value: Erased,
-    thread_capacity: usize,
-    capacity: usize,
-) {
+pub(crate) fn put_slow(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
     // A release past the bound, as under a burst larger than the pool:
     // the object is destroyed at once, as the store would bury it, with
     // no lock taken and no half-cache spilled only to be buried too.
     let now = epoch().now();
     let value = match cache {
-        Some(cache) if core.shared.looks_full(capacity, now) => {
+        Some(cache) if core.shared.looks_full(core.bounds.capacity, now) => {
             match cache.drop_if_full(value, now) {
                 Ok(()) => return,
                 Err(value) => value,
@@ -276,8 +274,8 @@ pub(crate) fn put_slow(
         _ => value,
     };
     let dead = match cache {
-        Some(cache) => cache.spill(value, thread_capacity, capacity),
-        None => core.put_uncached(value, capacity),
+        Some(cache) => cache.spill(value),
+        None => core.put_uncached(value),
     };
     drop(dead);
 }

@@ -72,7 +72,8 @@ pub struct Stats {
     /// Acquires served from the shared victim tier (objects that had been
     /// idle across one rotation).
     pub hits_victim: u64,
-    /// Objects given back to the pool, reset, by dropping their guard.
+    /// Objects given back to the pool by dropping their guard (reset,
+    /// unless the pool resets on acquire).
     pub returned: u64,
     /// Returned objects dropped because the tiers were full.
     pub dropped_capacity: u64,
@@ -83,7 +84,8 @@ pub struct Stats {
     /// panic, their `reset` panicked, or their user called
     /// [`Pooled::discard`](crate::Pooled::discard).
     pub discarded: u64,
-    /// Released objects dropped, after their reset, because the pool's
+    /// Released objects dropped, after their reset (before it, in a pool
+    /// that resets on acquire), because the pool's
     /// `retain` predicate refused them
     /// ([`PoolConfig::retain`](crate::PoolConfig::retain)). Not counted in
     /// `returned`.

@@ -65,8 +65,21 @@ pub struct PoolConfig<T> {
     pub(crate) create: Create<T>,
     pub(crate) capacity: usize,
     pub(crate) thread_capacity: usize,
-    /// Whether a released object, once reset, may stay in the pool.
+    /// Whether a released object may stay in the pool.
     pub(crate) retain: Option<Retain<T>>,
+    /// Where the pool resets its objects. A constant in a `pool!` static,
+    /// so the fast paths' branch on it folds away there.
+    pub(crate) reset_on: ResetOn,
+}
+
+/// Where a pool runs its objects' reset: on the releasing thread, before
+/// an object goes idle (the default), or on the acquiring thread, before
+/// an idle object is handed out again
+/// ([`PoolConfig::reset_on_acquire`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ResetOn {
+    Release,
+    Acquire,
 }
 
 /// How a pool makes an object: a function for a `pool!` static, the
@@ -147,6 +160,7 @@ impl<T> PoolConfig<T> {
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
+            reset_on: ResetOn::Release,
         }
     }
 
@@ -190,7 +204,10 @@ impl<T> PoolConfig<T> {
     ///
     /// The test runs after `reset`, so it sees the object as the next user
     /// would get it: a `Vec` is empty but keeps its capacity, and a reset
-    /// that shrinks (the derive's `max_capacity`) has already run. It runs
+    /// that shrinks (the derive's `max_capacity`) has already run. In a
+    /// pool that [resets on acquire](Self::reset_on_acquire) the test still
+    /// runs at release, so there it sees the object *before* its reset, as
+    /// its last user left it. It runs
     /// on the releasing thread with no lock held, on every release, so keep
     /// it cheap. A test that panics drops the object, counted as
     /// [`discarded`](crate::Stats::discarded). A pool without one pays
@@ -222,6 +239,46 @@ impl<T> PoolConfig<T> {
         self.retain = Some(Retain::Fn(retain));
         self
     }
+
+    /// Resets objects when they are acquired, on the acquiring thread,
+    /// instead of when they are released: a released object goes idle as
+    /// its last user left it, and the next acquire resets it before handing
+    /// it out. An object the pool makes is handed out as the constructor
+    /// made it, without a reset.
+    ///
+    /// Choose it for large objects handed from one thread to another (a
+    /// producer acquires and fills, a consumer drops): the reset then
+    /// writes the object's memory on the thread about to write it anyway,
+    /// and a thread that only drops objects writes nothing to them, so
+    /// their cache lines cross between the cores once per trip instead of
+    /// twice. What it gives up: an idle object keeps its last contents
+    /// until it is reused or dropped, and what it holds (an `Arc`, a
+    /// handle, a buffer that grew) is not given back until then. An object
+    /// the pool drops without reusing it (past a bound, by rotation, by a
+    /// [`retain`](Self::retain) test, [`Pooled::discard`](crate::Pooled::discard),
+    /// a run-time pool's end) is dropped without a reset. A reset that
+    /// panics at acquire drops its object, counted as
+    /// [`discarded`](crate::Stats::discarded), and the panic goes on to the
+    /// caller of `acquire`. In a `static` the choice is a constant: the
+    /// pool's fast paths carry no branch for it.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static FRAMES: Pool<Vec<u8>> = Pool::new(Vec::new).reset_on_acquire();
+    /// }
+    ///
+    /// let mut frame = FRAMES.acquire();
+    /// frame.extend_from_slice(b"payload");
+    /// drop(frame); // idle as it is, not yet cleared
+    /// assert!(FRAMES.acquire().is_empty()); // cleared when acquired
+    /// ```
+    #[must_use]
+    pub const fn reset_on_acquire(mut self) -> Self {
+        self.reset_on = ResetOn::Acquire;
+        self
+    }
 }
 
 impl<T> PoolConfig<T> {
@@ -243,6 +300,7 @@ impl<T> fmt::Debug for PoolConfig<T> {
             .field("capacity", &self.capacity)
             .field("thread_capacity", &self.thread_capacity)
             .field("retain", &self.retain.is_some())
+            .field("reset_on", &self.reset_on)
             .finish_non_exhaustive()
     }
 }

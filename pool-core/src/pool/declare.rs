@@ -38,19 +38,21 @@
 /// ``error: a `pool!` static is made at compile time, so its constructor
 /// cannot capture variables ...``, which names the way out: a pool made at
 /// run time with [`Pool::builder`](crate::Pool::builder). Other run-time values reach rustc's own
-/// errors first, whose suggestions do not fit a pool: `E0435` ("attempt to
-/// use a non-constant value in a constant", "consider using `let`") for a
-/// closure that borrows a local, and `E0015` ("cannot call non-const
-/// function", "consider wrapping this expression in `LazyLock`") for a
-/// capacity computed by a function. Both mean the same: make that pool at
-/// run time with `Pool::builder`.
+/// errors first: `E0435` ("attempt to use a non-constant value in a
+/// constant", whose suggestion, `let`, does not fit a pool) for a closure
+/// that borrows a local, and `E0015` ("cannot call non-const function ...
+/// in constants") for a capacity computed by a function. Both mean the
+/// same: make that pool at run time with `Pool::builder`.
 // Hygiene: the expansion must not break whatever the user names a static,
-// a type or a module. So it declares no type (`$ty` is resolved where only
-// the expansion's statics, in the value namespace, are in scope), and the
-// two statics it declares live in an inner block that refers to nothing of
-// the user's but `$ty`: `$init` and `$name` are used outside that block,
-// where the statics are not in scope. Every path is absolute (`$crate`,
-// `::core`), and std is reached through `$crate` for `#![no_std]` crates.
+// a type or a module. So it declares no type, and the constant and the two
+// statics it declares, all in the value namespace, live in an inner block
+// where only `$ty` and `$init` are used: `$ty` is a type, and `$init` is
+// evaluated once, as that constant, so that the state gets the pool's
+// bounds (a user's path in it, a module or a type, is in the type
+// namespace; only a value of its own named like these three would be
+// hidden). `$name` is used outside that block. Every path is absolute
+// (`$crate`, `::core`), and std is reached through `$crate` for
+// `#![no_std]` crates.
 #[macro_export]
 macro_rules! pool {
     // A `move` closure as the constructor means it captures, which a
@@ -90,17 +92,19 @@ macro_rules! pool {
     ) => {
         $(#[$attr])*
         $vis static $name: $ty = {
-            let config = $init;
-            let parts = {
+            let (config, parts) = {
+                const __POOL_CORE_CONFIG: $crate::PoolConfig<
+                    <$ty as $crate::__private::PoolType>::Item,
+                > = $init;
                 static __POOL_CORE_STATE: $crate::__private::PoolState<
                     <$ty as $crate::__private::PoolType>::Item,
-                > = $crate::__private::PoolState::new($pool_name);
+                > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
                 $crate::__private::thread_local! {
                     static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
                         <$ty as $crate::__private::PoolType>::Item,
                     > = $crate::__private::local_cache(&__POOL_CORE_STATE);
                 }
-                (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE)
+                (__POOL_CORE_CONFIG, (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE))
             };
             let release = {
                 // A named `fn` rather than a closure, so that it can be

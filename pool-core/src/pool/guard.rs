@@ -71,7 +71,9 @@ impl<T: Reset + Send + 'static> Clone for Home<T> {
 impl<T: Reset + Send + 'static> Copy for Home<T> {}
 
 /// An object on loan from a [`Pool`](crate::Pool). Dereferences to the object; when
-/// dropped, resets it and returns it to the pool.
+/// dropped, resets it and returns it to the pool (a pool that
+/// [resets on acquire](crate::PoolConfig::reset_on_acquire) returns it as
+/// it is, and resets it when it is next acquired).
 ///
 /// If the guard is dropped while its thread is panicking, the object is
 /// dropped instead of returned: a panic may have left it half-updated, and

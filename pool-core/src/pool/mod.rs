@@ -26,12 +26,12 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::engine::cache::LocalCache;
-use crate::engine::erased::{Boxed, Erased, drop_boxed};
+use crate::engine::erased::{Boxed, Erased, boxed_with, drop_boxed};
 use crate::engine::slot::epoch;
 use crate::engine::slow::{put_slow, take_slow};
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
-use config::{PoolConfig, Retain};
+use config::{PoolConfig, ResetOn, Retain};
 use guard::{Abandoned, Home, Pooled, Released};
 use state::{PoolState, StateRef};
 
@@ -45,7 +45,9 @@ use crate::engine::stats::Stats;
 /// also gives it its per-thread cache; types that derive
 /// [`Poolable`](crate::Poolable) get one declared for them.
 /// [`acquire`](Pool::acquire) hands out a [`Pooled`] guard; dropping the
-/// guard resets the object and returns it.
+/// guard resets the object and returns it (or, in a pool that
+/// [resets on acquire](PoolConfig::reset_on_acquire), returns it as it is
+/// and the next acquire resets it).
 ///
 /// Capacities bound the memory a pool can pin: at most `capacity` idle
 /// objects in the shared tiers, plus `thread_capacity` in each thread's
@@ -253,10 +255,28 @@ impl<T: Reset + Send + 'static> Pool<T> {
         self.state.stats()
     }
 
-    /// Acquires with `cache` as this thread's cache.
+    /// Acquires with `cache` as this thread's cache: an idle object (reset
+    /// here if the pool resets on acquire), or a new one.
     #[inline]
     pub(crate) fn take(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
+        self.take_as(cache, now, self.config.reset_on)
+    }
+
+    /// [`take`](Self::take) with the pool's `reset_on` given: a run-time
+    /// pool's acquire reads it from the thread's part, which it holds
+    /// anyway, rather than from the pool.
+    #[inline(always)]
+    pub(crate) fn take_as(
+        &self,
+        cache: Option<&LocalCache<T>>,
+        now: u64,
+        reset_on: ResetOn,
+    ) -> Boxed<T> {
+        if let Some(mut value) = cache.and_then(|cache| cache.pop(now)) {
+            // A constant in a `pool!` static: folded away there.
+            if reset_on == ResetOn::Acquire {
+                self.reset(&mut value);
+            }
             return value;
         }
         self.take_slow(cache, now)
@@ -265,17 +285,31 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
         let cache = cache.map(LocalCache::raw);
-        match take_slow(&self.state.core, cache, now, thread_capacity, capacity) {
-            // SAFETY: the pool's objects are `Boxed<T>`s of this `T` (the
-            // erasure invariant, `crate::pool::state`).
-            Some(value) => unsafe { value.into_boxed() },
-            None => self.state.create(cache, || self.config.create.call()),
+        match take_slow(&self.state.core, cache, now) {
+            Some(value) => {
+                // SAFETY: the pool's objects are `Boxed<T>`s of this `T`
+                // (the erasure invariant, `crate::pool::state`).
+                let mut value = unsafe { value.into_boxed() };
+                if self.config.reset_on == ResetOn::Acquire {
+                    self.reset(&mut value);
+                }
+                value
+            }
+            // A new object is as the constructor made it: no reset.
+            None => {
+                // Counted once made: a constructor that panics made nothing.
+                let value = boxed_with(|| self.config.create.call());
+                match cache {
+                    Some(cache) => cache.created(),
+                    None => self.state.core.created(1),
+                }
+                value
+            }
         }
     }
 
-    /// Resets `value` and returns it to the pool.
+    /// Prepares `value` (`prepare`) and returns it to the pool.
     #[inline(always)]
     pub(crate) fn put_boxed(&self, value: Boxed<T>) {
         let Some(value) = self.prepare(value) else {
@@ -301,11 +335,21 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// Resets a released object and runs the pool's `retain` test on it:
-    /// the object to keep, or `None` if the test dropped it.
+    /// Resets a released object (unless the pool resets on acquire) and
+    /// runs the pool's `retain` test on it: the object to keep, or `None`
+    /// if the test dropped it.
     #[inline(always)]
-    pub(crate) fn prepare(&self, mut value: Boxed<T>) -> Option<Boxed<T>> {
-        self.reset(&mut value);
+    pub(crate) fn prepare(&self, value: Boxed<T>) -> Option<Boxed<T>> {
+        self.prepare_as(value, self.config.reset_on)
+    }
+
+    /// [`prepare`](Self::prepare) with the pool's `reset_on` given: a
+    /// run-time pool's release fixes it when the thread's part is made.
+    #[inline(always)]
+    pub(crate) fn prepare_as(&self, mut value: Boxed<T>, reset_on: ResetOn) -> Option<Boxed<T>> {
+        if reset_on == ResetOn::Release {
+            self.reset(&mut value);
+        }
         // A constant `None` for a `pool!` without `retain`, which the
         // compiler folds away in the release `pool!` generates.
         if let Some(retain) = &self.config.retain {
@@ -319,7 +363,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Runs the user's `reset`, counting the object as discarded if it
     /// panics (the unwind then drops it: a half-reset object is never
-    /// reused).
+    /// reused). At release the panic goes on to the guard's drop; at
+    /// acquire, to `acquire`'s caller, the object already counted as
+    /// reused and now as discarded, so `in_use` does not count it.
     #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
         let on_unwind = DiscardOnUnwind(self.state.core.discarded());
@@ -327,7 +373,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         std::mem::forget(on_unwind);
     }
 
-    /// Runs the pool's `retain` predicate on a reset object. A predicate
+    /// Runs the pool's `retain` predicate on a released object (reset,
+    /// unless the pool resets on acquire). A predicate
     /// that panics drops the object with the unwind, counted as discarded,
     /// as a panicking `reset` does.
     #[inline(never)]
@@ -347,7 +394,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         drop_boxed(value);
     }
 
-    /// Returns an already reset `value` with `cache` as this thread's cache.
+    /// Returns a prepared `value` with `cache` as this thread's cache.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
         match cache {
@@ -364,15 +411,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[cold]
     #[inline(never)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let (thread_capacity, capacity) = (self.config.thread_capacity, self.config.capacity);
         let cache = cache.map(LocalCache::raw);
-        put_slow(
-            &self.state.core,
-            cache,
-            Erased::new(value),
-            thread_capacity,
-            capacity,
-        );
+        put_slow(&self.state.core, cache, Erased::new(value));
     }
 }
 

@@ -17,11 +17,13 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
-use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::cache::LocalCache;
 use crate::engine::core::{CoreRef, PoolCore};
-use crate::engine::erased::{Boxed, Erased, boxed_with, dispose};
+use crate::engine::erased::{Erased, boxed_with, dispose};
+use crate::engine::policy::Bounds;
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
+use crate::pool::config::PoolConfig;
 use crate::pool::template::Template;
 use crate::reset::Reset;
 use crate::sync::const_fn;
@@ -101,39 +103,37 @@ unsafe impl<T: Reset + Send + 'static> Send for StateRef<T> {}
 unsafe impl<T: Reset + Send + 'static> Sync for StateRef<T> {}
 impl<T: Reset + Send + 'static> PoolState<T> {
     const_fn! {
-        /// An empty state named `name`, for [`pool!`](crate::pool!).
-        pub fn new(name: &'static str) -> Self {
+        /// An empty state named `name`, within `config`'s bounds, for
+        /// [`pool!`](crate::pool!).
+        pub fn new(name: &'static str, config: &PoolConfig<T>) -> Self {
+            let bounds = Bounds {
+                thread_capacity: config.thread_capacity,
+                capacity: config.capacity,
+            };
             PoolState {
                 // SAFETY: objects enter the core only erased from a
                 // `Boxed<T>` of this `T` (the methods below and the
                 // pool's `LocalCache`s), which `dispose::<T>` accepts.
-                core: unsafe { PoolCore::new(name, dispose::<T>) },
+                core: unsafe { PoolCore::new(name, bounds, dispose::<T>) },
                 template: Template::new(),
             }
         }
     }
 
-    /// An empty state for a run-time pool, whose registry entry is `home`.
-    pub(crate) fn with_owner(name: &'static str, owner: Weak<dyn Rotate>) -> Self {
-        let mut state = PoolState::new(name);
+    /// An empty state for a run-time pool, within `config`'s bounds, whose
+    /// registry entry is `owner`.
+    pub(crate) fn with_owner(
+        name: &'static str,
+        config: &PoolConfig<T>,
+        owner: Weak<dyn Rotate>,
+    ) -> Self {
+        let mut state = PoolState::new(name, config);
         state.core.set_owner(owner);
         state
     }
 
-    /// Makes a new object with `create`, counted as created, in `cache`
-    /// if the acquire went through one.
-    #[inline]
-    pub(crate) fn create(&self, cache: Option<&RawCache>, create: impl FnOnce() -> T) -> Boxed<T> {
-        let value = boxed_with(create);
-        match cache {
-            Some(cache) => cache.created(),
-            None => self.core.created(1),
-        }
-        value
-    }
-
     /// Makes objects with `create` until the shared store holds `target`
-    /// (at most `capacity`), and returns how many it made. They are counted
+    /// (at most the pool's capacity), and returns how many it made. They are counted
     /// as created and as returned, so that `in_use` stays exact and `idle`
     /// includes them.
     ///
@@ -147,15 +147,14 @@ impl<T: Reset + Send + 'static> PoolState<T> {
     /// store meanwhile may fill it first; what no longer fits then is
     /// dropped and counted as `dropped_capacity`, as any release past the
     /// bound is.
-    pub(crate) fn prefill(&self, target: usize, capacity: usize, create: impl Fn() -> T) -> usize {
-        let missing = self.core.missing(target, capacity);
+    pub(crate) fn prefill(&self, target: usize, create: impl Fn() -> T) -> usize {
+        let missing = self.core.missing(target);
         let mut made = 0;
         while made < missing {
             let n = (missing - made).min(PREFILL_BATCH);
             let mut batch = Made {
                 core: &self.core,
                 objects: Vec::with_capacity(n),
-                capacity,
             };
             for _ in 0..n {
                 batch.objects.push(Erased::new(boxed_with(&create)));
@@ -194,14 +193,13 @@ pub(crate) const PREFILL_BATCH: usize = 64;
 struct Made<'a> {
     core: &'a PoolCore,
     objects: Vec<Erased>,
-    capacity: usize,
 }
 
 impl Drop for Made<'_> {
     fn drop(&mut self) {
         let objects = std::mem::take(&mut self.objects);
         if !objects.is_empty() {
-            self.core.file_made(objects, self.capacity);
+            self.core.file_made(objects);
         }
     }
 }

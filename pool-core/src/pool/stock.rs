@@ -45,16 +45,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// assert_eq!(BUFFERS.stats().created, 16);
     /// ```
     pub fn prefill(&self, n: usize) -> usize {
-        self.state
-            .prefill(n, self.config.capacity, || self.config.create.call())
+        self.state.prefill(n, || self.config.create.call())
     }
 
     /// Resets `value`, an object made elsewhere, and keeps it in the pool
     /// as an idle object, as if a guard of it had been dropped: the next
     /// acquire may return it.
     ///
-    /// It goes where a release goes, after the same `reset` and the same
-    /// [`retain`](crate::PoolConfig::retain) test: into the calling thread's cache
+    /// It goes where a release goes, after the same `reset` (none, in a
+    /// pool that resets on acquire: the next acquire resets it) and the
+    /// same [`retain`](crate::PoolConfig::retain) test: into the calling thread's cache
     /// (or the shared store when that is full), on every kind of pool. Past
     /// the bounds it is dropped and counted as `dropped_capacity`, as a
     /// release is.

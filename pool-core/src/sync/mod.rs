@@ -71,69 +71,12 @@ impl Owners {
     }
 }
 
-/// Per-object thread-local storage, for run-time pools' caches: the
-/// `thread_local` crate's, or under loom a stand-in keyed by loom's thread
-/// ids (loom runs every model thread on one OS thread, which the crate's
-/// would see as one thread).
+/// Declares a thread-local: std's, or loom's under loom, whose model
+/// threads share one OS thread.
+#[cfg(all(test, loom))]
+pub(crate) use loom::thread_local;
 #[cfg(not(all(test, loom)))]
-pub(crate) use thread_local::ThreadLocal;
-
-#[cfg(all(test, loom))]
-pub(crate) use loom_thread_local::ThreadLocal;
-
-#[cfg(all(test, loom))]
-mod loom_thread_local {
-    use std::sync::Mutex;
-
-    use loom::thread::ThreadId;
-
-    /// The crate's `ThreadLocal` as the run-time pool uses it: `new`,
-    /// `get`, `get_or`, `iter_mut`, and every entry dropped with it (none
-    /// at a thread's exit). A std lock: the models' instrument, as the
-    /// crate's own synchronization is not under test.
-    pub(crate) struct ThreadLocal<T: Send> {
-        entries: Mutex<Vec<(ThreadId, Box<T>)>>,
-    }
-
-    impl<T: Send> ThreadLocal<T> {
-        pub(crate) fn new() -> Self {
-            ThreadLocal {
-                entries: Mutex::new(Vec::new()),
-            }
-        }
-
-        pub(crate) fn get(&self) -> Option<&T> {
-            let id = loom::thread::current().id();
-            let entries = self.entries.lock().unwrap();
-            let entry = entries.iter().find(|(owner, _)| *owner == id)?;
-            let entry: *const T = &*entry.1;
-            // SAFETY: boxed, so the entry does not move when the vector
-            // grows, and freed only with `self` (`iter_mut` and drop take
-            // `&mut self`), which the returned borrow outlives not.
-            Some(unsafe { &*entry })
-        }
-
-        pub(crate) fn get_or(&self, create: impl FnOnce() -> T) -> &T {
-            if let Some(entry) = self.get() {
-                return entry;
-            }
-            let entry = Box::new(create());
-            let at: *const T = &*entry;
-            let id = loom::thread::current().id();
-            self.entries.lock().unwrap().push((id, entry));
-            // SAFETY: as in `get`.
-            unsafe { &*at }
-        }
-
-        pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-            self.entries
-                .get_mut()
-                .unwrap()
-                .iter_mut()
-                .map(|(_, entry)| &mut **entry)
-        }
-    }
-}
+pub(crate) use std::thread_local;
 
 /// Whether this build runs under loom's models, where every model thread
 /// is one OS thread: code that keys on the OS thread (a memo in std's

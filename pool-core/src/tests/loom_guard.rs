@@ -23,7 +23,7 @@ loom::lazy_static! {
     /// The pool of one execution, wired as `pool!` wires a static pool.
     static ref GUARDED: &'static Pool<Obj> = {
         let config = Pool::new(create).capacity(CAPACITY).thread_capacity(1);
-        let state = Box::leak(Box::new(PoolState::new("model")));
+        let state = Box::leak(Box::new(PoolState::new("model", &config)));
         // SAFETY: leaked, so it lives for ever, as the static `pool!`
         // declares does.
         Box::leak(Box::new(unsafe { finish(config, (&CACHE, state), release_guarded) }))

@@ -1,15 +1,28 @@
 //! Models of a pool made at run time (`Pool::builder`): its end, when the
-//! last handle and guard go on different threads while another rotates.
+//! last handle and guard go on different threads while another rotates,
+//! and a thread's exit handing its part back while a guard it lent is out.
 //! The run-time pool adds a lifetime to the static pools' protocol: the
-//! registry reaches it through a `Weak` that a rotation upgrades, guards
-//! hold strong counts, and its last owner drops every thread's cache and
-//! then its store. (Its caches here are the facade's loom stand-in for
-//! `thread_local::ThreadLocal`, keyed by loom's thread ids.)
+//! registry and the threads' lists reach it through `Weak`s, guards count
+//! on their parts, parts hold strong counts, and its last owner drops
+//! every part's cache and then its store.
+//!
+//! loom drops a thread's locals outside the model's execution, where the
+//! exit (which takes modelled locks) cannot run: every spawned thread that
+//! uses a run-time pool ends with `exit_thread`, which does what the
+//! thread's exit would.
 
 use loom::thread;
 
 use super::loom_support::{create, live};
+use crate::pool::runtime::thread::PARTS;
 use crate::{Pool, pools, rotate};
+
+/// Ends a model thread: what its exit does to its parts of run-time pools
+/// (the list's destructor then finds nothing left).
+fn exit_thread() {
+    let mut parts = PARTS.with(|parts| std::mem::take(&mut *parts.borrow_mut()));
+    parts.exit();
+}
 
 #[test]
 fn the_last_guard_dropped_on_another_thread_while_a_rotation_runs_frees_everything() {
@@ -19,7 +32,10 @@ fn the_last_guard_dropped_on_another_thread_while_a_rotation_runs_frees_everythi
         // outlives every handle.
         drop(pool.acquire());
         let guard = pool.acquire();
-        let releaser = thread::spawn(move || drop(guard));
+        let releaser = thread::spawn(move || {
+            drop(guard);
+            exit_thread();
+        });
         let rotator = thread::spawn(rotate);
         drop(pool);
         releaser.join().unwrap();
@@ -41,6 +57,7 @@ fn clones_used_on_two_threads_and_a_rotation_share_one_pool_and_leave_nothing() 
         let other = pool.clone();
         let user = thread::spawn(move || {
             drop(other.acquire());
+            exit_thread();
             other.stats()
         });
         drop(pool.acquire());
@@ -64,11 +81,48 @@ fn two_guards_of_one_thread_released_on_two_others_as_the_last_handle_goes_free_
         // last gives the part's hold on the pool back.
         let pool = Pool::builder(create).capacity(2).thread_capacity(1).build();
         let (a, b) = (pool.acquire(), pool.acquire());
-        let first = thread::spawn(move || drop(a));
-        let second = thread::spawn(move || drop(b));
+        let first = thread::spawn(move || {
+            drop(a);
+            exit_thread();
+        });
+        let second = thread::spawn(move || {
+            drop(b);
+            exit_thread();
+        });
         drop(pool);
         first.join().unwrap();
         second.join().unwrap();
+        assert_eq!(live(), 0, "every object dropped, exactly once");
+        assert!(pools().is_empty(), "the pool is gone: {:?}", pools());
+    });
+}
+
+#[test]
+fn a_part_handed_back_at_its_threads_exit_serves_the_next_thread_as_its_guard_and_the_last_handle_go()
+ {
+    loom::model(|| {
+        // A thread caches an object, keeps a guard it acquired, and exits:
+        // its cache goes to the shared store and its part to the pool's
+        // free list, still counting the guard out. The guard's release on
+        // another thread takes that part, with a new cache, while the last
+        // handle closes every part.
+        let pool = Pool::builder(create).capacity(2).thread_capacity(1).build();
+        let handle = pool.clone();
+        let guard = thread::spawn(move || {
+            let (cached, guard) = (handle.acquire(), handle.acquire());
+            drop(cached);
+            exit_thread();
+            guard
+        })
+        .join()
+        .unwrap();
+        assert_eq!(pool.stats().idle, 1, "the exit filed the cached object");
+        let releaser = thread::spawn(move || {
+            drop(guard);
+            exit_thread();
+        });
+        drop(pool);
+        releaser.join().unwrap();
         assert_eq!(live(), 0, "every object dropped, exactly once");
         assert!(pools().is_empty(), "the pool is gone: {:?}", pools());
     });

@@ -71,7 +71,7 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
     let config = Pool::new(create)
         .capacity(capacity)
         .thread_capacity(thread_capacity);
-    let state = Box::leak(Box::new(PoolState::new("model")));
+    let state = Box::leak(Box::new(PoolState::new("model", &config)));
     // These models pass each thread's cache explicitly (`cache` below), so
     // the pool's thread-local key is never used, and no guard ever calls
     // `release`.

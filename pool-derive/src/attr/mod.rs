@@ -25,7 +25,7 @@ use syn::parse::ParseStream;
 use syn::{Attribute, ExprPath, LitStr, Path, parse_quote};
 
 use self::unknown::{Position, unknown_key};
-use self::value::{count_value, flag, path_value, plain_path, str_value};
+use self::value::{count_value, flag, path_value, plain_path, reset_on_value, str_value};
 use crate::ctxt::Ctxt;
 
 /// The spelling of an attribute or key.
@@ -43,6 +43,8 @@ pub(crate) const CAPACITY: Symbol = Symbol("capacity");
 pub(crate) const THREAD_CAPACITY: Symbol = Symbol("thread_capacity");
 /// Struct key: the path to `pool_core`, for re-exports.
 pub(crate) const CRATE: Symbol = Symbol("crate");
+/// Struct key: where the pool resets its objects, `acquire` or `release`.
+pub(crate) const RESET_ON: Symbol = Symbol("reset_on");
 /// Struct key: the test a released object must pass to stay pooled.
 pub(crate) const RETAIN: Symbol = Symbol("retain");
 /// Struct key: the name `pools()` and the metrics list the pool under.
@@ -57,7 +59,15 @@ pub(crate) const RESET: Symbol = Symbol("reset");
 /// Field key: shrink a buffer that grew past a bound.
 pub(crate) const MAX_CAPACITY: Symbol = Symbol("max_capacity");
 
-const STRUCT_KEYS: &[Symbol] = &[NEW, CAPACITY, THREAD_CAPACITY, RETAIN, NAME, CRATE];
+const STRUCT_KEYS: &[Symbol] = &[
+    NEW,
+    CAPACITY,
+    THREAD_CAPACITY,
+    RETAIN,
+    NAME,
+    CRATE,
+    RESET_ON,
+];
 const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, MAX_CAPACITY];
 
 impl Symbol {
@@ -125,11 +135,19 @@ impl ToTokens for Count {
     }
 }
 
+/// The value of `reset_on`: which thread resets a pooled object.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum ResetOn {
+    Release,
+    Acquire,
+}
+
 /// The struct's `#[pool(...)]` keys.
 pub(crate) struct Container {
     pub(crate) new: Option<Set<ExprPath>>,
     pub(crate) capacity: Option<Set<Count>>,
     pub(crate) thread_capacity: Option<Set<Count>>,
+    pub(crate) reset_on: Option<Set<ResetOn>>,
     pub(crate) retain: Option<Set<ExprPath>>,
     pub(crate) name: Option<Set<LitStr>>,
     krate: Option<Set<Path>>,
@@ -143,6 +161,7 @@ impl Container {
         let mut retain = Slot::new(RETAIN);
         let mut name = Slot::new(NAME);
         let mut krate = Slot::new(CRATE);
+        let mut reset_on = Slot::new(RESET_ON);
         for_each_key(cx, attrs, |meta, index| {
             let key = &meta.path;
             if *key == NEW {
@@ -166,6 +185,9 @@ impl Container {
                     Ok(path) => krate.set(cx, key, index, path),
                     Err(error) => cx.syn_error(error),
                 }
+            } else if *key == RESET_ON {
+                let value = reset_on_value(meta, RESET_ON)?;
+                reset_on.set(cx, key, index, value);
             } else {
                 return Err(unknown_key(meta, Position::Struct));
             }
@@ -175,6 +197,7 @@ impl Container {
             new: new.get(),
             capacity: capacity.get(),
             thread_capacity: thread_capacity.get(),
+            reset_on: reset_on.get(),
             retain: retain.get(),
             name: name.get(),
             krate: krate.get(),
@@ -196,6 +219,10 @@ impl Container {
                 self.thread_capacity
                     .as_ref()
                     .map(|set| (&set.key, set.index)),
+            ),
+            (
+                RESET_ON,
+                self.reset_on.as_ref().map(|set| (&set.key, set.index)),
             ),
         ];
         let mut given: Vec<_> = keys

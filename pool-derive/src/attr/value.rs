@@ -1,5 +1,5 @@
 //! Reads the value of one `#[pool(...)]` key: none for a flag, a path, a
-//! crate's path, a `usize` count, or a string.
+//! crate's path, a `usize` count, a string, or where the reset runs.
 //!
 //! Invariant: a value is returned spanned where the user wrote it; a value
 //! of the wrong kind gives one error, spanned at it (or at the key when the
@@ -11,7 +11,7 @@ use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
 use syn::{Expr, ExprLit, ExprPath, Lit, LitStr, Path, Token, token};
 
-use super::{Count, Symbol, skip_to_comma};
+use super::{Count, ResetOn, Symbol, skip_to_comma};
 
 /// A key that takes no value: `#[pool(skip)]`.
 pub(super) fn flag(meta: &ParseNestedMeta<'_>, name: Symbol) -> syn::Result<()> {
@@ -116,6 +116,28 @@ pub(super) fn plain_path(path: ExprPath) -> syn::Result<Path> {
         ));
     }
     Ok(path.path)
+}
+
+/// Where the reset runs: `reset_on = acquire` or `reset_on = release`.
+pub(super) fn reset_on_value(meta: &ParseNestedMeta<'_>, name: Symbol) -> syn::Result<ResetOn> {
+    let expr = value(meta, name, "reset_on = acquire")?;
+    if let Expr::Path(path) = &expr {
+        if path.attrs.is_empty() && path.qself.is_none() {
+            if path.path.is_ident("acquire") {
+                return Ok(ResetOn::Acquire);
+            }
+            if path.path.is_ident("release") {
+                return Ok(ResetOn::Release);
+            }
+        }
+    }
+    Err(syn::Error::new_spanned(
+        &expr,
+        format!(
+            "`{name}` takes `acquire` or `release`{}, like `#[pool(reset_on = acquire)]`",
+            found(&expr)
+        ),
+    ))
 }
 
 /// A `usize` value: `capacity = 1024` or `capacity = CAPACITY`.

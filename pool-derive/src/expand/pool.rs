@@ -1,6 +1,6 @@
 //! The body of the derived `Poolable::pool`: the pool the struct's objects
-//! come from, with the struct's `capacity`, `thread_capacity`, `retain` and
-//! `name`.
+//! come from, with the struct's `capacity`, `thread_capacity`, `retain`,
+//! `name` and `reset_on`.
 //!
 //! Invariant: a struct without parameters has one pool, a `static` that
 //! `pool!` declares and `pools()` lists under the struct's name; a generic
@@ -15,6 +15,7 @@ use syn::spanned::Spanned;
 use super::at;
 use super::reset::unself;
 use crate::ast::Input;
+use crate::attr::ResetOn;
 
 /// What `pool()` returns: `&__POOL`, the struct's `static`, or for a
 /// generic struct its instantiation's pool.
@@ -29,6 +30,12 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         let count = &set.value;
         quote!(.thread_capacity(#count))
     });
+    let reset_on = input
+        .attrs
+        .reset_on
+        .as_ref()
+        .filter(|set| set.value == ResetOn::Acquire)
+        .map(|_| quote!(.reset_on_acquire()));
     // Through a typed `let`, so a test of the wrong type is reported at the
     // path as "expected `fn(&Request) -> bool`". In the `static` (an item
     // of its own) `Self` does not resolve: the struct's name replaces it.
@@ -56,6 +63,7 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
             #capacity
             #thread_capacity
             #retain
+            #reset_on
     };
     if generic {
         // A `static` cannot be generic: each instantiation's pool is made
@@ -78,7 +86,8 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
                     #krate::Pool::new(<#ident as #krate::Poolable>::create)
                         #capacity
                         #thread_capacity
-                        #retain;
+                        #retain
+                        #reset_on;
             }
             &__POOL
         }

@@ -4,7 +4,7 @@ use pool_core::Reset;
 
 #[derive(Reset, Default)]
 #[pool(crate = ::pool_core, capacity = 64, new = LineItem::new)]
-#[pool(thread_capacity = 4)]
+#[pool(thread_capacity = 4, reset_on = acquire)]
 struct LineItem {
     sku: String,
 }

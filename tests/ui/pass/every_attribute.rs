@@ -27,7 +27,7 @@ fn reset_scores(scores: &mut [f32; 4]) {
 
 #[derive(Poolable)]
 #[pool(new = Request::new, capacity = 1024, thread_capacity = PER_THREAD)]
-#[pool(crate = ::pool_core)]
+#[pool(crate = ::pool_core, reset_on = acquire)]
 struct Request {
     name: String,
     age: u32,

@@ -18,7 +18,7 @@ use super::name::type_label;
 use super::part::Inner;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
-use crate::pool::config::PoolConfig;
+use crate::pool::config::{PoolConfig, ResetOn};
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::reset::Reset;
 use crate::sync::{Mutex, global, lock};
@@ -78,12 +78,20 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
         None => {
             // Made under the lock, so each instantiation gets one pool.
             // No user code runs: `config` only names the constructor.
+            let config = config();
+            // The reset mode, fixed in the functions the pool is made
+            // with, so that neither fast path reads it.
+            type Acquire<T> = unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>;
+            let (release, acquire): (fn(_, _), Acquire<T>) = match config.reset_on {
+                ResetOn::Release => (release_leaked::<T, true>, acquire_leaked::<T, false>),
+                ResetOn::Acquire => (release_leaked::<T, false>, acquire_leaked::<T, true>),
+            };
             let home = Home {
-                release: release_leaked::<T>,
+                release,
                 abandon: abandon_leaked::<T>,
             };
             let name = name.unwrap_or_else(type_label::<T>);
-            let inner = Inner::make(Recipe::Config(config()), name, home, acquire_leaked::<T>);
+            let inner = Inner::make(Recipe::Config(config), name, home, acquire);
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.
             let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
@@ -97,29 +105,44 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
 }
 
 /// The `acquire` of a generic struct's pool (`crate::pool::Owned`):
-/// through the thread's part, uncounted.
+/// through the thread's part, uncounted; `RESET` is whether the pool
+/// resets on acquire.
 ///
 /// # Safety
 ///
 /// `inner` is the allocation of a leaked pool of `T`s (this module's
 /// invariant), with the provenance of all of it, and `pool` is its `Pool`.
-unsafe fn acquire_leaked<T: Reset + Send + 'static>(
+unsafe fn acquire_leaked<T: Reset + Send + 'static, const RESET: bool>(
     inner: NonNull<()>,
     pool: &Pool<T>,
 ) -> Pooled<T> {
     // SAFETY: the caller's promise: leaked, so alive for ever.
     let owned = &unsafe { inner.cast::<Inner<T>>().as_ref() }.owned;
-    let value = pool.take(owned.cache(), epoch().now());
+    let reset_on = if RESET {
+        ResetOn::Acquire
+    } else {
+        ResetOn::Release
+    };
+    let value = pool.take_as(owned.cache(), epoch().now(), reset_on);
     // SAFETY: the pool lives for ever, so its home does; it is the first
     // field of the allocation's first field (both `repr(C)`), and the
     // pointer has the whole allocation's provenance.
     unsafe { Pooled::new(value, inner.cast::<Home<T>>()) }
 }
 
-/// The `release` of a generic struct's pool's guards ([`Home`]).
-fn release_leaked<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
+/// The `release` of a generic struct's pool's guards ([`Home`]); `RESET`
+/// is whether the pool resets on release.
+fn release_leaked<T: Reset + Send + 'static, const RESET: bool>(
+    home: NonNull<Home<T>>,
+    value: Released<T>,
+) {
+    let reset_on = if RESET {
+        ResetOn::Release
+    } else {
+        ResetOn::Acquire
+    };
     // SAFETY: a leaked pool's home, the first byte of its allocation.
-    unsafe { home.cast::<Inner<T>>().as_ref() }.put(value.0);
+    unsafe { home.cast::<Inner<T>>().as_ref() }.put_as(value.0, reset_on);
 }
 
 /// The `abandon` of a generic struct's pool's guards ([`Home`]).

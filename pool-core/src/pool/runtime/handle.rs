@@ -187,7 +187,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
     pub(super) fn close(&self, this: *const Inner<T>) {
         let parts = lock(&self.parts);
-        for part in parts.iter() {
+        for part in &parts.all {
             let part = part.0;
             // SAFETY: a part of this pool, alive as long as the pool; only
             // its atomics are reached, as its owner may be using the rest.

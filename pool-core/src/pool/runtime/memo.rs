@@ -1,28 +1,24 @@
 //! Each thread's memo of the run-time pools' parts it used last, in front
-//! of the `ThreadLocal` lookup (a lookup each way costs more than the rest
-//! of a round trip: docs/PERFORMANCE.md): four entries, the pool's id
-//! modulo four picks one, so a thread's first four run-time pools never
-//! evict each other.
+//! of the thread's list of its parts (`thread`; a lookup there each way
+//! costs more than the rest of a round trip: docs/PERFORMANCE.md): four
+//! entries, the pool's id modulo four picks one, so a thread's first four
+//! run-time pools never evict each other.
 //!
-//! Invariant: an entry is set only while the thread holds its
-//! `thread_local`-crate thread id, which is what makes the crate hand the
-//! cache to this thread and no other. The memo is cleared, and stays off,
-//! from the moment `MemoGuard`'s thread-local destructor runs, which is
-//! before the crate's own destructor frees the thread id: the guard is
-//! first touched after the thread's first `ThreadLocal` access (which
-//! registers the crate's destructor), and every std platform runs
-//! thread-local destructors in the reverse order of their registration
-//! (glibc's `__cxa_thread_atexit_impl` list, and std's own list, which it
-//! pops). Once it is off, run-time pools' operations on the thread go
-//! straight to the shared store. Under loom every model thread runs on one
-//! OS thread, so the memo is unused there: always a miss.
+//! Invariant: an entry is set only just after the thread's list gave the
+//! part, so only while the list is alive, and the list's destructor turns
+//! the memo off ([`off`]) before it hands any part back to its pool; from
+//! then on the memo stays off, and run-time pools' operations on the
+//! thread go without a part. So an entry always names a part of this
+//! thread's own. The memo has no destructor of its own, so it is readable
+//! during thread-local destruction. Under loom every model thread runs on
+//! one OS thread, so the memo is unused there: always a miss.
 
 use std::cell::Cell;
 use std::ptr::NonNull;
 
 use crate::sync::MODELLED;
 
-/// An entry's id once the thread's guard is gone: matches no pool.
+/// An entry's id once the memo is off: matches no pool.
 const OFF: u64 = u64::MAX;
 
 type Entry = Cell<(u64, NonNull<()>)>;
@@ -32,18 +28,15 @@ std::thread_local! {
     static MEMO: [Entry; 4] = const {
         [const { Cell::new((0, NonNull::dangling())) }; 4]
     };
-    /// Its destructor turns the memo off (module docs).
-    static GUARD: MemoGuard = const { MemoGuard };
 }
 
-/// Turns the thread's memo off when the thread's locals are destroyed.
-struct MemoGuard;
-
-impl Drop for MemoGuard {
-    fn drop(&mut self) {
+/// Turns the thread's memo off for good: the thread is destroying its
+/// list of parts.
+pub(super) fn off() {
+    if !MODELLED {
         MEMO.with(|memo| {
             memo.iter()
-                .for_each(|entry| entry.set((OFF, NonNull::dangling())))
+                .for_each(|entry| entry.set((OFF, NonNull::dangling())));
         });
     }
 }
@@ -54,10 +47,8 @@ pub(crate) enum Memo {
     Hit(NonNull<()>),
     /// Nothing recorded: look the cache up.
     Miss,
-    /// The thread is destroying its thread-locals and its memo is off:
-    /// its `thread_local`-crate id may be gone too, and looking the
-    /// cache up with it could panic (an abort, in a thread-local's
-    /// destructor), so the operation goes without a cache.
+    /// The thread has destroyed its list of parts, or is destroying it,
+    /// and its memo is off: the operation goes without a cache.
     Off,
 }
 
@@ -78,14 +69,9 @@ pub(crate) fn get(id: u64) -> Memo {
 }
 
 /// Records `cache` as this thread's cache of the run-time pool `id`.
-/// Must be called just after the `ThreadLocal` lookup that found it.
+/// Must be called just after the thread's list gave it (module docs).
 pub(crate) fn set(id: u64, cache: NonNull<()>) {
     if !MODELLED {
-        // Registers the guard's destructor on first use, after the
-        // crate's (module docs); once it has run, the memo stays off.
-        if GUARD.try_with(|_| ()).is_err() {
-            return;
-        }
         MEMO.with(|memo| {
             let entry = &memo[(id % 4) as usize];
             if entry.get().0 != OFF {

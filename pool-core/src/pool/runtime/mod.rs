@@ -1,46 +1,44 @@
 //! Pools made at run time: [`PoolBuilder`], which makes one, and
 //! [`PoolHandle`], a handle that dereferences to the [`Pool`].
 //!
-//! A run-time pool is one allocation, an `Arc` of `Inner` (`handle`), that
-//! holds everything a `pool!` declares as statics: the immutable [`Pool`], the
-//! per-thread caches (a [`ThreadLocal`] instead of a `thread_local!`), the
-//! state, and the builder's closures. The `Pool` points at its siblings, so
-//! the whole tier algorithm (caches, shared store, rotation, the slot
-//! handshake, statistics) is the static pools' code, unchanged.
+//! A run-time pool is one allocation, an `Arc` of `Inner` (`part`), that
+//! holds everything a `pool!` declares as statics: the immutable [`Pool`],
+//! the list of its threads' parts (each a thread's cache and its count of
+//! guards out, where a static pool has a `thread_local!`), the state, and
+//! the builder's closures. The `Pool` points at its siblings, so the whole
+//! tier algorithm (caches, shared store, rotation, the slot handshake,
+//! statistics) is the static pools' code, unchanged.
 //!
 //! Invariant: the allocation lives while a handle, a guard, or a rotation
 //! (or [`pools`](crate::pools) entry) visiting it does. Handles are
-//! `Arc`s. A guard counts on its thread's part of the pool (`part`, its
-//! entry of the `ThreadLocal`), and each part that has lent a guard holds one
-//! strong count until the pool is closed and its guards are back (`Part`
-//! states the protocol); a guard acquired on a thread that has no part (it
-//! is destroying its thread-locals) holds a strong count of its own. The
-//! registry holds a `Weak`, so it keeps nothing alive and forgets the pool
-//! once it is gone. Its fields drop in order: the `Pool` (plain pointers),
-//! every thread's part and cache (each cache hands its objects to the
-//! state's shared store, as a thread's exit does), then the state, whose
-//! store drops every object, and the closures last, which nothing calls by
+//! `Arc`s. A guard counts on the part it was acquired through, and each
+//! part that has lent a guard holds one strong count until the pool is
+//! closed and its guards are back (`Part` states the protocol); a guard
+//! acquired on a thread that has no part (it is destroying its
+//! thread-locals) holds a strong count of its own. The registry and the
+//! threads' lists hold `Weak`s, so they keep nothing alive. Its fields
+//! drop in order: the `Pool` (plain pointers), then, in `Inner`'s drop,
+//! every part and its cache (each cache hands its objects to the state's
+//! shared store, as a thread's exit does), then the state, whose store
+//! drops every object, and the closures last, which nothing calls by
 //! then.
 //!
-//! The threads find their parts through a memo of the last four run-time
-//! pools each used (`memo`), in front of the `ThreadLocal`'s lookup.
-//!
-//! Why `ThreadLocal` (the `thread_local` crate) and not a cache of our own:
-//! it is the well-kept crate made for per-object thread-local storage, with
-//! a lock-free lookup by thread id, and dropping it drops every thread's
-//! entry, which is what gives back the objects cached by threads that are
-//! still alive. Its one difference from `thread_local!`: a thread's exit
-//! does not drop the thread's entry (the next thread to get the same id
-//! inherits it). So a run-time pool's objects cached by an exited thread
-//! stay there until that id is reused, a rotation ages them (the cache is
-//! idle, and the slot handshake reaches it), or the pool is dropped,
-//! instead of moving to the shared store at the exit.
+//! A thread finds its part through a memo of the last four run-time pools
+//! it used (`memo`), then its own list of its parts, keyed by pool
+//! (`thread`), and otherwise takes one from the pool (`lookup`). So a
+//! thread's part of a pool costs the same whatever other threads exist,
+//! and needs no thread id. At the thread's exit its list hands each part
+//! back: the cache goes to the shared store, as a static pool's does, and
+//! the part waits on the pool's free list for the next thread, so a pool
+//! keeps as many parts as it ever had threads at once.
 
 pub(crate) mod generic;
 mod handle;
+mod lookup;
 mod memo;
 mod name;
 mod part;
+pub(crate) mod thread;
 
 use std::fmt;
 use std::ptr::NonNull;
@@ -48,21 +46,22 @@ use std::sync::{Arc, Weak};
 
 use crate::engine::registry::Rotate;
 use crate::pool::config::{
-    Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, Retain,
+    Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, ResetOn, Retain,
 };
 use crate::pool::guard::{Home, Pooled};
 use crate::pool::state::{PoolState, StateRef};
 use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, Owners, ThreadLocal};
+use crate::sync::{AtomicUsize, Mutex, Owners};
 use handle::{abandon_counted, release_counted};
-use part::{CreateFn, Inner, OwnedCaches, RetainFn, acquire_erased, clear_erased, put_erased};
+use lookup::{acquire_erased, clear_erased, part_slow, put_erased};
+use part::{CreateFn, Inner, OwnedCaches, Parts, RetainFn};
 
 pub use handle::PoolHandle;
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
-/// constructor, capacities, name and `retain` test, any of them from
-/// run-time values. [`build`](PoolBuilder::build) makes the pool.
+/// constructor, capacities, name, `retain` test and where it resets, any
+/// of them from run-time values. [`build`](PoolBuilder::build) makes the pool.
 ///
 /// ```
 /// use pool_core::Pool;
@@ -80,6 +79,7 @@ pub struct PoolBuilder<T: Reset + Send + 'static> {
     capacity: usize,
     thread_capacity: usize,
     retain: Option<RetainFn<T>>,
+    reset_on: ResetOn,
     name: &'static str,
 }
 
@@ -108,6 +108,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
+            reset_on: ResetOn::Release,
             name: name::type_label::<T>(),
         }
     }
@@ -176,6 +177,27 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
         self
     }
 
+    /// Resets objects when they are acquired, on the acquiring thread,
+    /// instead of when they are released, as
+    /// [`PoolConfig::reset_on_acquire`] does for a static pool (which says
+    /// when to choose it, and what it gives up). Here the choice is read
+    /// from the pool on each acquire and release.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(Vec::<u8>::new)
+    ///     .reset_on_acquire()
+    ///     .build();
+    /// let mut buf = pool.acquire();
+    /// buf.extend_from_slice(b"payload");
+    /// drop(buf); // idle as it is, not yet cleared
+    /// assert!(pool.acquire().is_empty()); // cleared when acquired
+    /// ```
+    #[must_use]
+    pub fn reset_on_acquire(mut self) -> Self {
+        self.reset_on = ResetOn::Acquire;
+        self
+    }
+
     /// Makes the pool, and returns its first handle.
     ///
     /// ```
@@ -190,6 +212,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             capacity,
             thread_capacity,
             retain,
+            reset_on,
             name,
         } = self;
         let recipe = Recipe::Closures {
@@ -197,6 +220,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             capacity,
             thread_capacity,
             retain,
+            reset_on,
         };
         let home = Home {
             release: release_counted::<T>,
@@ -214,6 +238,7 @@ pub(super) enum Recipe<T: Reset + Send + 'static> {
         capacity: usize,
         thread_capacity: usize,
         retain: Option<RetainFn<T>>,
+        reset_on: ResetOn,
     },
     Config(PoolConfig<T>),
 }
@@ -261,6 +286,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     capacity,
                     thread_capacity,
                     retain,
+                    reset_on,
                 } => {
                     // SAFETY: the closure is the `Arc` moved into the
                     // allocation below, dropped after the `Pool` (module
@@ -274,23 +300,27 @@ impl<T: Reset + Send + 'static> Inner<T> {
                             // SAFETY: as for `create`.
                             Retain::Closure(unsafe { Closure::new(retain) })
                         }),
+                        reset_on,
                     };
                     (config, Some(create), retain)
                 }
                 Recipe::Config(config) => (config, None, None),
             };
             let owner: Weak<dyn Rotate> = weak.clone();
+            let state = PoolState::with_owner(name, &config, owner);
             Inner {
                 pool: Pool::owned(home, config, erased, state_ref),
-                caches: ThreadLocal::new(),
-                state: PoolState::with_owner(name, owner),
+                state,
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),
                 owned,
                 handles: AtomicUsize::new(1),
-                parts: Mutex::new(Vec::new()),
-                part_slow: OwnedCaches::part_slow,
+                parts: Mutex::new(Parts {
+                    all: Vec::new(),
+                    free: Vec::new(),
+                }),
+                part_slow: part_slow::<T>,
             }
         })
     }
@@ -303,6 +333,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
             .field("capacity", &self.capacity)
             .field("thread_capacity", &self.thread_capacity)
             .field("retain", &self.retain.is_some())
+            .field("reset_on", &self.reset_on)
             .finish_non_exhaustive()
     }
 }

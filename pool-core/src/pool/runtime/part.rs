@@ -1,29 +1,35 @@
 //! A run-time pool's allocation, `Inner`, and its threads' parts: each
-//! thread's entry in the pool's `ThreadLocal`, with the thread's cache and
-//! the counts of the guards it lent; [`OwnedCaches`], how the pool finds
-//! the calling thread's part (the memo, then the `ThreadLocal`); the end of
-//! the protocol, when the last handle goes, is `crate::pool::runtime::handle`'s.
+//! part holds one thread's cache and the counts of the guards lent through
+//! it; the pool lists them all (for `close` and its drop) and keeps those
+//! of exited threads for the next threads. How a thread finds its part is
+//! `lookup`'s; the end of the protocol, when the last handle goes, is
+//! `crate::pool::runtime::handle`'s.
 //!
 //! Invariant: the count protocol stated on [`Part`]: a part that has lent
 //! a guard holds one strong count on the pool until the pool is closed and
 //! every guard it lent is back; a guard holds a count on its part, given
-//! back by its home's `release` or `abandon` ([`Home`]).
+//! back by its home's `release` or `abandon` ([`Home`]). A part has one
+//! owner thread at a time: the thread whose list (`thread`) holds it, and
+//! between two owners, none (it is on the pool's free list, its cache
+//! retired); it is freed with the pool.
 
+use std::cell::UnsafeCell;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crossbeam_utils::CachePadded;
 
 use super::memo::{self, Memo};
-use crate::engine::cache::LocalCache;
-use crate::engine::cache::RawCache;
+use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
+use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, ThreadLocal, lock};
+use crate::sync::{AtomicUsize, Mutex, Ordering, Owners};
 
 /// A run-time pool's constructor and `retain` test, as the pool keeps them.
 pub(super) type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
@@ -37,8 +43,6 @@ pub(super) type RetainFn<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
 #[repr(C)]
 pub(super) struct Inner<T: Reset + Send + 'static> {
     pub(super) pool: Pool<T>,
-    /// Each thread's part: its cache, and its count of guards out.
-    pub(super) caches: ThreadLocal<CachePadded<Part<T>>>,
     pub(super) state: PoolState<T>,
     /// What `pool.config` calls, if closures; held here so that it lives
     /// as long.
@@ -50,30 +54,41 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     pub(super) owned: OwnedCaches<T>,
     /// Live handles: the last one to go closes every part (`close`).
     pub(super) handles: AtomicUsize,
-    /// Every part's count, for `close`.
-    pub(super) parts: Mutex<Vec<Lent<T>>>,
-    /// [`OwnedCaches::part_slow`], called through this pointer: every
+    /// Every part, for `close` and the drop, and those no thread owns.
+    pub(super) parts: Mutex<Parts<T>>,
+    /// `lookup::part_slow`, called through this pointer: every
     /// `Pool<T>`'s fast paths name `OwnedCaches<T>` (the `Caches::Owned`
     /// arm, which a static's folds away only after it is compiled), and a
     /// direct call made each pooled type compile the run-time pool's whole
-    /// set-up of a thread's part (the `ThreadLocal` insertion, the part's
+    /// set-up of a thread's part (the part's making, its listing, its
     /// release, `Inner`'s drop): 2500 of the 4800 LLVM IR lines of a
     /// derived struct, static or not. Through a pointer set by
     /// `Inner::make`, only a type that makes a run-time pool compiles it.
     /// The call is on the memo's miss, so the hit costs the same.
-    pub(super) part_slow: fn(&OwnedCaches<T>) -> NonNull<Part<T>>,
+    pub(super) part_slow: fn(&OwnedCaches<T>) -> Option<NonNull<Part<T>>>,
 }
 
-/// A pointer to a part, in the pool's list, for its count of guards out.
+/// A run-time pool's parts.
+pub(super) struct Parts<T: Reset + Send + 'static> {
+    /// Every part the pool made, each a `Box` of its own, freed with the
+    /// pool.
+    pub(super) all: Vec<Lent<T>>,
+    /// The parts of `all` that no thread owns: their threads exited.
+    pub(super) free: Vec<Lent<T>>,
+}
+
+/// A pointer to a part, in the pool's lists.
 pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<Part<T>>);
 
-// SAFETY: a pointer to a part, of which only the atomics `lent` and `back`
-// are reached through it; the part lives as long as the pool that lists it.
+// SAFETY: a pointer to a part, through which only the atomics `lent` and
+// `back` are reached while a thread owns the part, and the rest by the
+// part's next owner or the pool's drop, each after the part was handed
+// over under the pool's lock; the part lives as long as the pool.
 unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 
-/// A thread's part of a run-time pool, its entry in the pool's
-/// `ThreadLocal`: the thread's cache, and the counts of the guards acquired
-/// on the thread and of those given back.
+/// A thread's part of a run-time pool, in the thread's list and the pool's:
+/// the thread's cache, and the counts of the guards acquired through it
+/// and of those given back.
 ///
 /// The counts are how a guard keeps its pool alive without writing a line
 /// that every thread shares (a strong count per guard made two threads on
@@ -115,8 +130,13 @@ pub(super) struct Part<T: Reset + Send + 'static> {
     pub(super) back: CachePadded<AtomicUsize>,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
-    /// The thread's cache, without its type (`LocalCache::from_raw`).
-    pub(super) cache: RawCache,
+    /// The owner's cache, without its type (`LocalCache::from_raw`):
+    /// reached by the owner only, and replaced by the next one
+    /// ([`Part::renew`]).
+    cache: UnsafeCell<RawCache>,
+    /// The pool's `reset_on`, for the acquires through this part: read
+    /// here, beside what the acquire reads of the part anyway.
+    reset_on: ResetOn,
 }
 
 /// The unit of `Part::lent` and `Part::back`, and their flags (`HELD` of
@@ -125,17 +145,63 @@ const ONE: usize = 2;
 pub(super) const HELD: usize = 1;
 pub(super) const CLOSED: usize = 1;
 
-// SAFETY: a part moves to another thread only as a `ThreadLocal` entry
-// (`LocalCache`'s `Send` says how), and `inner` points to the pool, which
-// is `Sync`.
+// SAFETY: a part moves to another thread only from an exited owner to the
+// next, through the pool's lock, or to the pool's drop, once every thread's
+// use of the pool is over (`LocalCache`'s `Send` says why a cache may), and
+// `inner` points to the pool, which is `Sync`.
 unsafe impl<T: Reset + Send + 'static> Send for Part<T> {}
 
 impl<T: Reset + Send + 'static> Part<T> {
-    /// The thread's cache, typed.
+    /// A new part of the pool at `inner`, with a cache of its own, for a
+    /// pool that resets its objects on `reset_on`.
+    pub(super) fn new(inner: NonNull<Inner<T>>, core: CoreRef, reset_on: ResetOn) -> Self {
+        Part {
+            home: Home {
+                // The pool's reset mode, fixed here, so that a release
+                // does not read it (`Inner::put_as`).
+                release: match reset_on {
+                    ResetOn::Release => part_release::<T, true>,
+                    ResetOn::Acquire => part_release::<T, false>,
+                },
+                abandon: part_abandon::<T>,
+            },
+            lent: CachePadded::new(AtomicUsize::new(0)),
+            back: CachePadded::new(AtomicUsize::new(0)),
+            inner,
+            cache: UnsafeCell::new(RawCache::new(core)),
+            reset_on,
+        }
+    }
+
+    /// The owner's cache, typed.
+    ///
+    /// Called by the part's owner only (or the pool's drop), which is not
+    /// replacing it.
     #[inline(always)]
-    fn cache(&self) -> &LocalCache<T> {
-        // SAFETY: the cache of a pool of `T`s, which holds only `T`s.
-        unsafe { LocalCache::from_raw(&self.cache) }
+    pub(super) fn cache(&self) -> &LocalCache<T> {
+        // SAFETY: only `renew` writes the cache, on the part's next owner
+        // before any use, and no reference of the last owner's outlives
+        // its handing the part back; the cache of a pool of `T`s holds
+        // only `T`s.
+        unsafe { LocalCache::from_raw(&*self.cache.get()) }
+    }
+
+    /// Gives the part a new cache for its new owner, the old one retired
+    /// by the last owner's exit (its drop frees its slot).
+    ///
+    /// # Safety
+    ///
+    /// The caller is the part's new owner, which has not used the part
+    /// yet, and the last owner handed it back under the pool's lock.
+    pub(super) unsafe fn renew(&self, core: CoreRef) {
+        let cache = RawCache::new(core);
+        // SAFETY: the caller's promise: no reference to the cache is live.
+        unsafe { *self.cache.get() = cache };
+    }
+
+    /// The cache, for the pool's drop to point at the state anew.
+    pub(super) fn cache_mut(&mut self) -> &mut RawCache {
+        self.cache.get_mut()
     }
 
     /// Takes the part's strong count on the pool, at its first acquire.
@@ -152,7 +218,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// Counts a guard lent, on the owner's thread: a load and a store, as
     /// no other thread writes `lent`.
     #[inline(always)]
-    fn lend(&self) {
+    pub(super) fn lend(&self) {
         let lent = self.lent.load(Ordering::Relaxed);
         if lent & HELD == 0 {
             self.hold();
@@ -163,14 +229,14 @@ impl<T: Reset + Send + 'static> Part<T> {
 }
 
 /// How a run-time pool's `Pool`s reach the threads' parts: the pool's
-/// allocation, and its id, the key of the threads' memo.
+/// allocation, and its id, the key of the threads' memos and lists.
 pub(crate) struct OwnedCaches<T: Reset + Send + 'static> {
-    inner: NonNull<Inner<T>>,
-    id: u64,
+    pub(super) inner: NonNull<Inner<T>>,
+    pub(super) id: u64,
 }
 
 impl<T: Reset + Send + 'static> OwnedCaches<T> {
-    /// How the pool at `inner`, whose memo key is `id`, finds its parts.
+    /// How the pool at `inner`, whose id is `id`, finds its parts.
     ///
     /// # Safety
     ///
@@ -182,18 +248,36 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
 
     /// [`Pool::acquire`] for the run-time pool `pool`, whose caches these
     /// are: through the calling thread's part, which counts the guard out.
-    /// What `Pool::acquire` reaches through [`acquire_erased`], and
+    /// What `Pool::acquire` reaches through `lookup`'s `acquire_erased`, and
     /// `PoolHandle::acquire` directly.
     #[inline]
     pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
-        let Some(part) = self.part() else {
-            return self.acquire_counted(pool);
-        };
+        match memo::get(self.id) {
+            // As in `part`.
+            Memo::Hit(part) => self.acquire_through(part.cast(), pool),
+            Memo::Miss | Memo::Off => self.acquire_slow(pool),
+        }
+    }
+
+    /// An acquire past the memo: a call of its own, so that the hit keeps
+    /// nothing for it across the lookup.
+    #[cold]
+    #[inline(never)]
+    fn acquire_slow(&self, pool: &Pool<T>) -> Pooled<T> {
+        match self.part() {
+            Some(part) => self.acquire_through(part, pool),
+            None => self.acquire_counted(pool),
+        }
+    }
+
+    /// An acquire through `part`, the calling thread's.
+    #[inline(always)]
+    fn acquire_through(&self, part: NonNull<Part<T>>, pool: &Pool<T>) -> Pooled<T> {
         // SAFETY: this thread's part, alive as long as the pool (which the
         // caller's `&Pool` keeps alive); other threads touch only its
         // `back`.
         let here = unsafe { part.as_ref() };
-        let value = pool.take(Some(here.cache()), epoch().now());
+        let value = pool.take_as(Some(here.cache()), epoch().now(), here.reset_on);
         here.lend();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
@@ -217,6 +301,31 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         // and the pointer keeps the whole allocation's provenance.
         unsafe { Pooled::new(value, self.inner.cast::<Home<T>>()) }
     }
+
+    /// The calling thread's cache, made (and registered) on first use;
+    /// `None` once the thread is destroying its thread-locals.
+    #[inline(always)]
+    pub(crate) fn cache(&self) -> Option<&LocalCache<T>> {
+        // SAFETY: a part lives as long as its pool, which outlives `self`'s
+        // use (what holds `self` keeps the pool alive).
+        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
+    }
+
+    /// The calling thread's part: from the thread's memo, or else through
+    /// `part_slow` (`lookup`). `None` once the thread is
+    /// destroying its list (see [`Memo::Off`]).
+    #[inline(always)]
+    fn part(&self) -> Option<NonNull<Part<T>>> {
+        match memo::get(self.id) {
+            // Recorded by `part_slow`, on this thread, for the pool whose
+            // id this is (ids are never reused), which is alive: `self` is
+            // its. So it is this thread's part (`memo`'s invariant).
+            Memo::Hit(part) => Some(part.cast()),
+            // SAFETY: the pool, alive while `self` is used.
+            Memo::Miss => (unsafe { self.inner.as_ref() }.part_slow)(self),
+            Memo::Off => None,
+        }
+    }
 }
 
 // SAFETY: a pointer to the pool, which is `Sync`, kept alive by whatever
@@ -233,117 +342,6 @@ impl<T: Reset + Send + 'static> Clone for OwnedCaches<T> {
 
 impl<T: Reset + Send + 'static> Copy for OwnedCaches<T> {}
 
-impl<T: Reset + Send + 'static> OwnedCaches<T> {
-    /// The calling thread's cache, made (and registered) on first use;
-    /// `None` once the thread is destroying its thread-locals.
-    #[inline(always)]
-    pub(crate) fn cache(&self) -> Option<&LocalCache<T>> {
-        // SAFETY: a part lives as long as its pool, which outlives `self`'s
-        // use (what holds `self` keeps the pool alive).
-        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
-    }
-
-    /// The calling thread's part: from the thread's [`memo`], or through
-    /// the `ThreadLocal`, then recorded in the memo. `None` once the thread
-    /// is destroying its thread-locals (see [`Memo::Off`]).
-    #[inline(always)]
-    fn part(&self) -> Option<NonNull<Part<T>>> {
-        match memo::get(self.id) {
-            // Recorded by `part_slow`, on this thread, for the pool whose
-            // id this is (ids are never reused), which is alive: `self` is
-            // its. So it is this thread's entry of the pool's `ThreadLocal`,
-            // which stays where it is until the pool is dropped, and which
-            // no other thread is handed while the memo is on (`memo`'s
-            // invariant).
-            Memo::Hit(part) => Some(part.cast()),
-            // SAFETY: the pool, alive while `self` is used.
-            Memo::Miss => Some((unsafe { self.inner.as_ref() }.part_slow)(self)),
-            Memo::Off => None,
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    pub(super) fn part_slow(&self) -> NonNull<Part<T>> {
-        // SAFETY: the pool, alive while `self` is used.
-        let inner = unsafe { self.inner.as_ref() };
-        let mut made = false;
-        let entry = inner.caches.get_or(|| {
-            made = true;
-            CachePadded::new(Part {
-                home: Home {
-                    release: part_release::<T>,
-                    abandon: part_abandon::<T>,
-                },
-                lent: CachePadded::new(AtomicUsize::new(0)),
-                back: CachePadded::new(AtomicUsize::new(0)),
-                inner: self.inner,
-                cache: RawCache::new(inner.pool.state.core()),
-            })
-        });
-        // The pointer kept (by the memo, the list and guards) is derived
-        // from `get`, not from what `get_or` returned: a new entry is
-        // returned through the crate's `&mut` to it, which the next
-        // thread's `get` (a thread that inherits the entry) would
-        // invalidate, under Stacked Borrows, along with every pointer
-        // derived from it.
-        let entry = inner.caches.get().unwrap_or(entry);
-        let part = NonNull::from(&**entry);
-        if made {
-            // The pointer the memo holds too: every access to the part
-            // derives from this one.
-            lock(&inner.parts).push(Lent(part));
-        }
-        memo::set(self.id, part.cast());
-        part
-    }
-}
-
-/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
-///
-/// # Safety
-///
-/// `inner` is the allocation of a run-time pool of `T`s, with the
-/// provenance of all of it, and `pool` is the `Pool` in it.
-pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
-    inner: NonNull<()>,
-    pool: &Pool<T>,
-) -> Pooled<T> {
-    // SAFETY: the caller's promise; `pool`, in the allocation, keeps it
-    // alive for the call.
-    unsafe { inner.cast::<Inner<T>>().as_ref() }
-        .owned
-        .acquire(pool)
-}
-
-/// The `put` of a run-time pool's `Pool` (`crate::pool::Owned`): files a
-/// counted `Pool::put` through the calling thread's part, as a release.
-///
-/// # Safety
-///
-/// As for [`acquire_erased`]: `inner` is the live allocation of a run-time
-/// pool of `T`s, with the provenance of all of it.
-pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, value: Boxed<T>) {
-    // SAFETY: the caller's promise; the caller's `&Pool`, in the
-    // allocation, keeps it alive for the call.
-    unsafe { inner.cast::<Inner<T>>().as_ref() }.put(value);
-}
-
-/// The own-cache half of a run-time pool's `Pool::clear`
-/// (`crate::pool::Owned`): empties the calling thread's part's cache, the
-/// one cache reachable where rotation reaches none.
-///
-/// # Safety
-///
-/// As for [`put_erased`].
-pub(super) unsafe fn clear_erased<T: Reset + Send + 'static>(inner: NonNull<()>) {
-    // SAFETY: as in `put_erased`.
-    let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
-    if let Some(cache) = inner.cache() {
-        cache.raw().clear();
-    }
-}
-
 /// Gives a guard's count back to its part when dropped, also when the
 /// reset, the `retain` test or a destructor on the way panics.
 struct GiveBack<T: Reset + Send + 'static>(NonNull<Part<T>>);
@@ -357,16 +355,25 @@ impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
 
 /// The `release` of a guard acquired through a thread's part ([`Home`]):
 /// returns the object through the pool, on whatever thread this is, then
-/// gives back the guard's count on the part.
-fn part_release<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
+/// gives back the guard's count on the part. `RESET` is whether the pool
+/// resets on release (its `reset_on`, fixed when the part is made).
+fn part_release<T: Reset + Send + 'static, const RESET: bool>(
+    home: NonNull<Home<T>>,
+    value: Released<T>,
+) {
     let part = home.cast::<Part<T>>();
     let _give_back = GiveBack(part);
     // SAFETY: the guard's count keeps the part's hold, and so the pool,
     // alive until `_give_back` drops; `inner` is never written after the
     // part is made.
     let inner = unsafe { (*part.as_ptr()).inner };
+    let reset_on = if RESET {
+        ResetOn::Release
+    } else {
+        ResetOn::Acquire
+    };
     // SAFETY: as above.
-    unsafe { inner.as_ref() }.put(value.0);
+    unsafe { inner.as_ref() }.put_as(value.0, reset_on);
 }
 
 /// The `abandon` of a guard acquired through a thread's part ([`Home`]).
@@ -413,7 +420,13 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// [`Pool::put`], knowing where the caches are.
     #[inline(always)]
     pub(super) fn put(&self, value: Boxed<T>) {
-        if let Some(value) = self.pool.prepare(value) {
+        self.put_as(value, self.pool.config.reset_on);
+    }
+
+    /// [`put`](Self::put) with the pool's `reset_on` given, not read.
+    #[inline(always)]
+    pub(super) fn put_as(&self, value: Boxed<T>, reset_on: ResetOn) {
+        if let Some(value) = self.pool.prepare_as(value, reset_on) {
             let now = epoch().now();
             self.pool.give(self.cache(), value, now);
         }
@@ -423,15 +436,19 @@ impl<T: Reset + Send + 'static> Inner<T> {
 impl<T: Reset + Send + 'static> Drop for Inner<T> {
     fn drop(&mut self) {
         self.owners.last();
-        // The caches dropped next hand their objects to the state through
+        // The caches dropped here hand their objects to the state through
         // the pointer they were made with. While the allocation is dropped,
         // `self` is the only way in (a `&mut` that Stacked Borrows
         // protects), so point them at the state through `self` first.
         let state = NonNull::from(&self.state);
-        for part in self.caches.iter_mut() {
+        let parts = std::mem::take(&mut crate::sync::lock(&self.parts).all);
+        for Lent(part) in parts {
+            // SAFETY: made by `Box::into_raw` (`lookup`), freed only here;
+            // every thread's use of the pool is over.
+            let mut part = unsafe { Box::from_raw(part.as_ptr()) };
             // SAFETY: `state` is a field of this allocation, dropped after
-            // the caches, and was made by `with_owner`.
-            part.cache
+            // the parts, and was made by `with_owner`.
+            part.cache_mut()
                 .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }

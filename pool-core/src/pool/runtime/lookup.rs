@@ -1,0 +1,130 @@
+//! How a run-time pool's `Pool` reaches the calling thread's part past the
+//! memo (`OwnedCaches`' fast path, `part`): the thread's list of its parts
+//! (`thread`), which takes a part from the pool the first time, one an
+//! exited thread left or a new one; what the pool does with a part when
+//! its thread exits ([`Exit`]); and the functions of the pool's
+//! `crate::pool::Owned`, which `Pool`'s own paths call.
+//!
+//! Invariant: a part the lookup returns is the calling thread's own, and
+//! lives as long as the pool (`part`'s invariant): the memo and the list
+//! give only parts this thread took, and a part is handed back, its cache
+//! retired, only by its thread's exit, once the memo is off.
+
+use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
+use std::sync::{Arc, Weak};
+
+use super::memo;
+use super::part::{Inner, Lent, OwnedCaches, Part};
+use super::thread::{self, Exit};
+use crate::engine::erased::Boxed;
+use crate::pool::Pool;
+use crate::pool::guard::Pooled;
+use crate::reset::Reset;
+use crate::sync::lock;
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// A part for a thread that has none: one an exited thread handed
+    /// back, with a new cache, or a new one; with the pool, for the
+    /// thread's list. `this` is the pool, with `Arc::as_ptr`'s provenance.
+    fn take_part(&self, this: NonNull<Inner<T>>) -> (Weak<dyn Exit>, NonNull<()>) {
+        let core = self.pool.state.core();
+        let recycled = lock(&self.parts).free.pop();
+        let part = match recycled {
+            Some(Lent(part)) => {
+                // SAFETY: off the free list, so this thread owns it now and
+                // has not used it; its last owner put it there under the
+                // lock just taken.
+                unsafe { part.as_ref().renew(core) };
+                part
+            }
+            None => {
+                let part = Box::new(Part::new(this, core, self.pool.config.reset_on));
+                // SAFETY: from `Box::into_raw`, so not null, with the
+                // provenance of the whole box, which only the pool's drop
+                // frees.
+                let part = unsafe { NonNull::new_unchecked(Box::into_raw(part)) };
+                lock(&self.parts).all.push(Lent(part));
+                part
+            }
+        };
+        // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
+        // `&Pool` holds a strong count for the call, which `ManuallyDrop`
+        // leaves as it is: this only makes a `Weak`.
+        let pool = ManuallyDrop::new(unsafe { Arc::from_raw(this.as_ptr().cast_const()) });
+        let pool: Weak<Inner<T>> = Arc::downgrade(&pool);
+        (pool, part.cast())
+    }
+}
+
+impl<T: Reset + Send + 'static> Exit for Inner<T> {
+    fn exit(self: Arc<Self>, part: NonNull<()>) {
+        let part = part.cast::<Part<T>>();
+        // SAFETY: the exiting thread's part of this pool, which the strong
+        // count keeps alive; the thread is its owner, done with it (its
+        // memo is off).
+        unsafe { part.as_ref() }.cache().raw().retire();
+        lock(&self.parts).free.push(Lent(part));
+        self.owners.leave();
+    }
+}
+
+/// The calling thread's part of the pool `owned` reaches, when its memo
+/// has none: through the thread's list, then recorded in the memo. What
+/// `OwnedCaches::part` calls, through the pool's `part_slow`.
+#[cold]
+#[inline(never)]
+pub(super) fn part_slow<T: Reset + Send + 'static>(
+    owned: &OwnedCaches<T>,
+) -> Option<NonNull<Part<T>>> {
+    // SAFETY: the pool, alive while `owned` is used.
+    let inner = unsafe { owned.inner.as_ref() };
+    let part = thread::part(owned.id, || inner.take_part(owned.inner))?;
+    memo::set(owned.id, part);
+    Some(part.cast())
+}
+
+/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
+///
+/// # Safety
+///
+/// `inner` is the allocation of a run-time pool of `T`s, with the
+/// provenance of all of it, and `pool` is the `Pool` in it.
+pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
+    inner: NonNull<()>,
+    pool: &Pool<T>,
+) -> Pooled<T> {
+    // SAFETY: the caller's promise; `pool`, in the allocation, keeps it
+    // alive for the call.
+    unsafe { inner.cast::<Inner<T>>().as_ref() }
+        .owned
+        .acquire(pool)
+}
+
+/// The `put` of a run-time pool's `Pool` (`crate::pool::Owned`): files a
+/// counted `Pool::put` through the calling thread's part, as a release.
+///
+/// # Safety
+///
+/// As for [`acquire_erased`]: `inner` is the live allocation of a run-time
+/// pool of `T`s, with the provenance of all of it.
+pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, value: Boxed<T>) {
+    // SAFETY: the caller's promise; the caller's `&Pool`, in the
+    // allocation, keeps it alive for the call.
+    unsafe { inner.cast::<Inner<T>>().as_ref() }.put(value);
+}
+
+/// The own-cache half of a run-time pool's `Pool::clear`
+/// (`crate::pool::Owned`): empties the calling thread's part's cache, the
+/// one cache reachable where rotation reaches none.
+///
+/// # Safety
+///
+/// As for [`put_erased`].
+pub(super) unsafe fn clear_erased<T: Reset + Send + 'static>(inner: NonNull<()>) {
+    // SAFETY: as in `put_erased`.
+    let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
+    if let Some(cache) = inner.cache() {
+        cache.raw().clear();
+    }
+}
