@@ -18,7 +18,7 @@ use std::hash::{BuildHasher, Hash};
 use crate::ReuseVec;
 use crate::reset::Reset;
 
-pub use crate::engine::cache::LocalCache;
+pub use crate::engine::cache::{LocalCache, RawCache as ThreadCache};
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::release;
@@ -53,7 +53,7 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
 /// point to it and hold nothing (`crate::pool::declare`'s invariant).
 pub const unsafe fn finish<T: Reset + Send + 'static>(
     config: PoolConfig<T>,
-    (local, state): (&'static LocalKey<LocalCache<T>>, &'static PoolState<T>),
+    (local, state): (&'static LocalKey<ThreadCache>, &'static PoolState<T>),
     release: fn(std::ptr::NonNull<Home<T>>, Released<T>),
 ) -> Pool<T> {
     // SAFETY: the caller's promise.
@@ -61,9 +61,10 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 }
 
 /// The calling thread's cache of a [`pool!`](crate::pool!) static, made
-/// on its first use of the pool: [`LocalCache::new`].
-pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> LocalCache<T> {
-    LocalCache::new(state)
+/// on its first use of the pool: [`LocalCache::new`], without its type, so
+/// that the thread-local's machinery is compiled once for every pool.
+pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> ThreadCache {
+    LocalCache::new(state).into_raw()
 }
 
 /// The pool of one instantiation of a generic derived struct: what the

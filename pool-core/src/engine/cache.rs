@@ -45,8 +45,10 @@ use crate::engine::slot::bump;
 use crate::engine::slot::{self, Entered, Slot, epoch};
 use crate::sync::lock;
 
-/// A thread's cache without its type: what every slow path works on.
-pub(crate) struct RawCache {
+/// A thread's cache without its type: what every slow path works on, and
+/// what a static pool's `thread_local!` holds.
+#[doc(hidden)]
+pub struct RawCache {
     slot: NonNull<CachePadded<Slot<Local>>>,
     /// The pool's shared half, where misses, overflows and the thread's
     /// exit go, and whose registry holds the slot.
@@ -239,6 +241,12 @@ impl<T: Send + 'static> LocalCache<T> {
             // SAFETY: `value` is the object just erased.
             unsafe { value.into_boxed() }
         })
+    }
+
+    /// The cache without its type, for a static pool's `thread_local!`.
+    #[inline]
+    pub(crate) fn into_raw(self) -> RawCache {
+        self.raw
     }
 
     /// The cache without its type, for the slow paths.

@@ -100,9 +100,8 @@ macro_rules! pool {
                     <$ty as $crate::__private::PoolType>::Item,
                 > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
                 $crate::__private::thread_local! {
-                    static __POOL_CORE_LOCAL: $crate::__private::LocalCache<
-                        <$ty as $crate::__private::PoolType>::Item,
-                    > = $crate::__private::local_cache(&__POOL_CORE_STATE);
+                    static __POOL_CORE_LOCAL: $crate::__private::ThreadCache =
+                        $crate::__private::local_cache(&__POOL_CORE_STATE);
                 }
                 (__POOL_CORE_CONFIG, (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE))
             };

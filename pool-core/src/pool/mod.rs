@@ -18,6 +18,7 @@ mod declare;
 pub(crate) mod guard;
 pub(crate) mod mistakes;
 pub(crate) mod runtime;
+mod slow;
 pub(crate) mod state;
 mod stock;
 pub(crate) mod template;
@@ -25,13 +26,12 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::LocalCache;
-use crate::engine::erased::{Boxed, Erased, boxed_with, drop_boxed};
+use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
-use crate::engine::slow::{put_slow, take_slow};
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
-use config::{PoolConfig, ResetOn, Retain};
+use config::{PoolConfig, ResetOn};
 use guard::{Abandoned, Home, Pooled, Released};
 use state::{PoolState, StateRef};
 
@@ -93,7 +93,7 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
     /// The `thread_local!` that `pool!` declares, for a pool that is a
     /// `static` (`declare`'s invariant). A constant in a pool static, so
     /// the compiler folds the `match` on the fast paths away.
-    Static(&'static LocalKey<LocalCache<T>>),
+    Static(&'static LocalKey<RawCache>),
     /// A run-time pool's own per-object thread-locals.
     Owned(Owned<T>),
 }
@@ -167,7 +167,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// its guards point to it with no hold.
     pub(crate) const unsafe fn from_parts(
         config: PoolConfig<T>,
-        local: &'static LocalKey<LocalCache<T>>,
+        local: &'static LocalKey<RawCache>,
         state: &'static PoolState<T>,
         release: fn(NonNull<Home<T>>, Released<T>),
     ) -> Self {
@@ -220,12 +220,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
         match &self.local {
             Caches::Static(key) => {
                 let now = epoch().now();
-                let value = match key.try_with(|cache| self.take(Some(cache), now)) {
-                    Ok(value) => value,
-                    // This thread's cache is gone (we are in a thread-local
-                    // destructor): go without it.
-                    Err(_) => self.take(None, now),
-                };
+                // `None` if this thread's cache is gone (we are in a
+                // thread-local destructor): go without it.
+                let value = self.take(self.static_cache(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -282,30 +279,28 @@ impl<T: Reset + Send + 'static> Pool<T> {
         self.take_slow(cache, now)
     }
 
+    /// A miss, through the erased slow path (`slow::take`) with this
+    /// pool's constructor and, if it resets on acquire, its reset.
     #[cold]
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
-        let cache = cache.map(LocalCache::raw);
-        match take_slow(&self.state.core, cache, now) {
-            Some(value) => {
-                // SAFETY: the pool's objects are `Boxed<T>`s of this `T`
-                // (the erasure invariant, `crate::pool::state`).
-                let mut value = unsafe { value.into_boxed() };
-                if self.config.reset_on == ResetOn::Acquire {
-                    self.reset(&mut value);
-                }
-                value
-            }
-            // A new object is as the constructor made it: no reset.
-            None => {
-                // Counted once made: a constructor that panics made nothing.
-                let value = boxed_with(|| self.config.create.call());
-                match cache {
-                    Some(cache) => cache.created(),
-                    None => self.state.core.created(1),
-                }
-                value
-            }
+        let reset = match self.config.reset_on {
+            ResetOn::Acquire => Some(slow::reset::<T> as slow::ResetFn),
+            ResetOn::Release => None,
+        };
+        let create = NonNull::from(&self.config.create).cast();
+        // SAFETY: the functions are this pool's `T`'s, the constructor
+        // this pool's; the object returned is of this pool, so a
+        // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
+        unsafe {
+            let value = slow::take(
+                &self.state.core,
+                cache.map(LocalCache::raw),
+                now,
+                reset,
+                (slow::make::<T>, create),
+            );
+            value.into_boxed()
         }
     }
 
@@ -323,16 +318,23 @@ impl<T: Reset + Send + 'static> Pool<T> {
             Caches::Owned(_) => return self.put_slow(None, value),
         };
         let now = epoch().now();
-        let mut value = Some(value);
-        let cached = key.try_with(|cache| {
-            if let Some(value) = value.take() {
-                self.give(Some(cache), value, now);
-            }
-        });
-        if let (Err(_), Some(value)) = (cached, value) {
-            // This thread's cache is gone: straight to the shared store.
-            self.put_slow(None, value);
-        }
+        // With this thread's cache gone: straight to the shared store.
+        self.give(self.static_cache(key), value, now);
+    }
+
+    /// This thread's cache of this static pool, `None` once it is gone
+    /// (in a thread-local destructor), through one non-generic function
+    /// (`cache_of`), so that `LocalKey::try_with` is compiled once, not
+    /// once per pooled type.
+    #[inline(always)]
+    fn static_cache(&self, key: &'static LocalKey<RawCache>) -> Option<&LocalCache<T>> {
+        let cache = cache_of(key)?;
+        // SAFETY: `key` is this pool's (`from_parts`), so its cache is one
+        // of a pool of `T`s. A thread-local lives until its destructor
+        // runs, at its thread's exit and not within an operation of that
+        // thread (once it starts, `try_with` fails), so the cache outlives
+        // this borrow, which the caller keeps for one operation.
+        Some(unsafe { LocalCache::from_raw(cache.as_ref()) })
     }
 
     /// Resets a released object (unless the pool resets on acquire) and
@@ -353,10 +355,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // A constant `None` for a `pool!` without `retain`, which the
         // compiler folds away in the release `pool!` generates.
         if let Some(retain) = &self.config.retain {
-            if !self.retains(retain, &value) {
-                self.reject(value);
-                return None;
-            }
+            let retain = (
+                slow::retains::<T> as slow::RetainFn,
+                NonNull::from(retain).cast(),
+            );
+            // SAFETY: the test and its function are this pool's; what comes
+            // back is the object given, a `Boxed<T>` of this `T`.
+            return unsafe {
+                slow::keep_if(&self.state.core, Erased::new(value), retain)
+                    .map(|value| value.into_boxed())
+            };
         }
         Some(value)
     }
@@ -373,27 +381,6 @@ impl<T: Reset + Send + 'static> Pool<T> {
         std::mem::forget(on_unwind);
     }
 
-    /// Runs the pool's `retain` predicate on a released object (reset,
-    /// unless the pool resets on acquire). A predicate
-    /// that panics drops the object with the unwind, counted as discarded,
-    /// as a panicking `reset` does.
-    #[inline(never)]
-    fn retains(&self, retain: &Retain<T>, value: &T) -> bool {
-        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
-        let keep = retain.call(value);
-        std::mem::forget(on_unwind);
-        keep
-    }
-
-    /// Drops an object the `retain` predicate refused, counted as
-    /// rejected. No lock is held: its destructor is user code.
-    #[cold]
-    #[inline(never)]
-    fn reject(&self, value: Boxed<T>) {
-        self.state.core.reject();
-        drop_boxed(value);
-    }
-
     /// Returns a prepared `value` with `cache` as this thread's cache.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
@@ -408,12 +395,21 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Files `value` when the thread cache is full, gone or disabled.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        let cache = cache.map(LocalCache::raw);
-        put_slow(&self.state.core, cache, Erased::new(value));
+        slow::put(
+            &self.state.core,
+            cache.map(LocalCache::raw),
+            Erased::new(value),
+        );
     }
+}
+
+/// This thread's value of a static pool's cache key: `try_with`'s one
+/// instantiation for every pool.
+#[inline(always)]
+fn cache_of(key: &'static LocalKey<RawCache>) -> Option<NonNull<RawCache>> {
+    key.try_with(|cache| NonNull::from(cache)).ok()
 }
 
 /// The `abandon` of a static pool's guards ([`Home`]): they hold nothing.

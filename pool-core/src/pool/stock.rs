@@ -123,7 +123,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // thread-local destructor), it has handed its objects over.
         match &self.local {
             Caches::Static(key) => {
-                let _ = key.try_with(|cache| cache.raw().clear());
+                if let Some(cache) = self.static_cache(key) {
+                    cache.raw().clear();
+                }
             }
             // SAFETY: a run-time pool's own allocation and `clear`, alive
             // while `self`, which is in it, is.

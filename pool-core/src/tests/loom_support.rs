@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::__private::{LocalCache, PoolState, finish};
+use crate::engine::cache::RawCache;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::{Pool, Reset};
@@ -62,7 +63,7 @@ pub(super) fn create() -> Obj {
 
 loom::thread_local! {
     /// The key of the models' pools, which pass each thread's cache by hand.
-    static NO_CACHE: LocalCache<Obj> = unreachable!("the models pass each thread's cache by hand");
+    static NO_CACHE: RawCache = unreachable!("the models pass each thread's cache by hand");
 }
 
 /// A pool for one execution of a model. Leaked: the pool API wants

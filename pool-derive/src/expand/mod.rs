@@ -23,14 +23,10 @@
 //!             // Per plain field: copied back from the template if the
 //!             // constructor's value differs from the reset one, else reset.
 //!             fn __pool_restore(__this: &mut Request, __template: &Request, __cursor: &mut Cursor<'_>) {
-//!                 {
-//!                     let __kind = (&&&&&Probe::of(&__this.name)).kind();
-//!                     if __cursor.differs() {
-//!                         __kind.copy(&mut __this.name, &__template.name);
-//!                     } else {
-//!                         __kind.reset(&mut __this.name);
-//!                     }
-//!                 }
+//!                 // The kind's `restore`, compiled once per field type:
+//!                 // copies the field back if the plan says it differs,
+//!                 // else resets it.
+//!                 (&&&&&Probe::of(&__this.name)).kind().restore(&mut __this.name, &__template.name, __cursor);
 //!                 // ...
 //!             }
 //!             // Once: makes the template and compares each plain field of

@@ -276,18 +276,13 @@ fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStr
     let Field { member, ty, .. } = field;
     let span = at(ty.span());
     let place = place(this, member, span);
-    let kind = quote_spanned!(span=> (&&&&&#krate::__private::Probe::of(&#place)).kind());
-    let reset = quote_spanned!(span=> __kind.reset(&mut #place););
     let shrink = shrink_field(krate, shape, this, field);
+    // One call per field, to the kind's `restore` for the field's type,
+    // which is compiled once per type rather than inlined here.
     quote! {
-        {
-            let __kind = #kind;
-            if __cursor.differs() {
-                __kind.copy(&mut __this.#member, &__template.#member);
-            } else {
-                #reset
-            }
-        }
+        (&&&&&#krate::__private::Probe::of(&#place))
+            .kind()
+            .restore(&mut __this.#member, &__template.#member, __cursor);
         #shrink
     }
 }

@@ -194,6 +194,30 @@ macro_rules! reset_by_reset {
 
 reset_by_reset!(CloneEq, CloneOnly, Trusted);
 
+/// Restores a field that has a `Reset` and is `Clone`: copied back from
+/// the template where the plan says the constructor's value differs, else
+/// reset. One copy per field type, not inlined into each struct's
+/// `restore`, which is then one call per field (docs/PERFORMANCE.md,
+/// "Compile cost of the derive").
+macro_rules! restore_by_copy_or_reset {
+    ($($kind:ident),*) => {$(
+        impl $kind {
+            /// Copies `template` into `field` (into the buffers `field`
+            /// has) if the plan says it differs, else resets `field`.
+            #[inline(never)]
+            pub fn restore<F: Reset + Clone>(self, field: &mut F, template: &F, cursor: &mut Cursor<'_>) {
+                if cursor.differs() {
+                    field.clone_from(template);
+                } else {
+                    field.reset();
+                }
+            }
+        }
+    )*};
+}
+
+restore_by_copy_or_reset!(CloneEq, CloneOnly);
+
 impl CloneEq {
     /// Records whether `template` (the constructor's value) differs from
     /// its reset value: a copy of it, reset.
@@ -205,12 +229,6 @@ impl CloneEq {
         cleared.reset();
         plan.differs.push(*template != cleared);
     }
-
-    /// Copies `template` into `field`, into the buffers `field` has.
-    #[inline]
-    pub fn copy<F: Clone>(self, field: &mut F, template: &F) {
-        field.clone_from(template);
-    }
 }
 
 impl CloneOnly {
@@ -220,12 +238,6 @@ impl CloneOnly {
     pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
         plan.differs.push(true);
     }
-
-    /// Copies `template` into `field`, as [`CloneEq::copy`] does.
-    #[inline]
-    pub fn copy<F: Clone>(self, field: &mut F, template: &F) {
-        field.clone_from(template);
-    }
 }
 
 impl Copied {
@@ -234,32 +246,36 @@ impl Copied {
     #[inline(always)]
     pub fn reset<F: ?Sized>(self, _field: &mut F) {}
 
+    /// Copies `template` into `field`: the plan says it differs, always.
+    #[inline(never)]
+    pub fn restore<F: Clone>(self, field: &mut F, template: &F, cursor: &mut Cursor<'_>) {
+        if cursor.differs() {
+            field.clone_from(template);
+        }
+    }
+
     /// Records that the field differs: its only value is the
     /// constructor's, copied back on every reset.
     #[inline]
     pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
         plan.differs.push(true);
     }
-
-    /// Copies `template` into `field`, as [`CloneEq::copy`] does.
-    #[inline]
-    pub fn copy<F: Clone>(self, field: &mut F, template: &F) {
-        field.clone_from(template);
-    }
 }
 
 impl Trusted {
-    /// Records that the field's reset is trusted: [`Trusted::copy`] is
-    /// never called.
+    /// Records that the field's reset is trusted: it is never copied.
     #[inline]
     pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
         plan.differs.push(false);
     }
 
-    /// Never called: the plan says a trusted field does not differ, so the
-    /// derived restore resets it instead.
+    /// Resets the field with its type's [`Reset`]: the plan says a trusted
+    /// field never differs.
     #[inline]
-    pub fn copy<F: ?Sized>(self, _field: &mut F, _template: &F) {}
+    pub fn restore<F: Reset + ?Sized>(self, field: &mut F, _template: &F, cursor: &mut Cursor<'_>) {
+        let _ = cursor.differs();
+        field.reset();
+    }
 }
 
 impl Unresettable {
@@ -276,9 +292,12 @@ impl Unresettable {
         plan.differs.push(false);
     }
 
-    /// Never called, as for [`Trusted`].
+    /// Nothing, and no bound: the field's `reset` in the plain reset is
+    /// the one compile error for it.
     #[inline]
-    pub fn copy<F: ?Sized>(self, _field: &mut F, _template: &F) {}
+    pub fn restore<F: ?Sized>(self, _field: &mut F, _template: &F, cursor: &mut Cursor<'_>) {
+        let _ = cursor.differs();
+    }
 }
 
 #[cfg(test)]
