@@ -39,7 +39,7 @@ use std::ptr::NonNull;
 use crossbeam_utils::CachePadded;
 
 use crate::engine::core::CoreRef;
-use crate::engine::erased::{Boxed, Erased};
+use crate::engine::erased::Erased;
 use crate::engine::policy::Local;
 use crate::engine::slot::bump;
 use crate::engine::slot::{self, Entered, Slot, epoch};
@@ -203,7 +203,9 @@ impl std::fmt::Debug for RawCache {
 #[doc(hidden)]
 #[repr(transparent)]
 pub struct LocalCache<T> {
-    raw: RawCache,
+    /// Read directly by the typed pool's fast paths, which would otherwise
+    /// make one more function per pooled type in a debug build.
+    pub(crate) raw: RawCache,
     /// Its objects are `Boxed<T>`s.
     _objects: PhantomData<T>,
 }
@@ -221,26 +223,6 @@ impl<T: Send + 'static> LocalCache<T> {
             raw: RawCache::new(core),
             _objects: PhantomData,
         }
-    }
-
-    /// The fast path of an acquire: pops an object if the cache is current
-    /// and not empty.
-    #[inline(always)]
-    pub(crate) fn pop(&self, now: u64) -> Option<Boxed<T>> {
-        let value = self.raw.pop(now)?;
-        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
-        // erasure invariant, `crate::pool::state`).
-        Some(unsafe { value.into_boxed() })
-    }
-
-    /// The fast path of a release: pushes `value` if the cache is current
-    /// and has room; otherwise hands it back.
-    #[inline(always)]
-    pub(crate) fn push(&self, value: Boxed<T>, now: u64) -> Result<(), Boxed<T>> {
-        self.raw.push(Erased::new(value), now).map_err(|value| {
-            // SAFETY: `value` is the object just erased.
-            unsafe { value.into_boxed() }
-        })
     }
 
     /// The cache without its type, for a static pool's `thread_local!`.

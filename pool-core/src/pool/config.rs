@@ -7,6 +7,9 @@
 use std::fmt;
 use std::ptr::NonNull;
 
+use crate::engine::erased::{Erased, boxed_with};
+use crate::reset::Reset;
+
 /// Idle objects a pool keeps in its shared tiers unless told otherwise:
 /// 65,536, a ceiling rather than a size.
 ///
@@ -65,8 +68,10 @@ pub struct PoolConfig<T> {
     pub(crate) create: Create<T>,
     pub(crate) capacity: usize,
     pub(crate) thread_capacity: usize,
-    /// Whether a released object may stay in the pool.
-    pub(crate) retain: Option<Retain<T>>,
+    /// Whether a released object may stay in the pool: the test, and the
+    /// function of `T` that runs it for the erased slow path, made here so
+    /// that a pool without a test compiles none.
+    pub(crate) retain: Option<(Retain<T>, RetainFn)>,
     /// Where the pool resets its objects. A constant in a `pool!` static,
     /// so the fast paths' branch on it folds away there.
     pub(crate) reset_on: ResetOn,
@@ -128,6 +133,57 @@ impl<F: ?Sized> Closure<F> {
         // SAFETY: the promise made to `Closure::new`.
         unsafe { self.0.as_ref() }
     }
+}
+
+/// The functions of `T` that the erased slow paths (`crate::pool::slow`)
+/// are handed.
+/// Makes a new object with the pool's constructor, given as its
+/// `&Create<T>`: `make::<T>`.
+pub(crate) type MakeFn = unsafe fn(NonNull<()>) -> Erased;
+
+/// Resets an object in place: `reset::<T>`.
+pub(crate) type ResetFn = unsafe fn(NonNull<u8>);
+
+/// Runs the pool's `retain` test, given as its `&Retain<T>`, on an object:
+/// `retains::<T>`.
+pub(crate) type RetainFn = unsafe fn(NonNull<()>, NonNull<u8>) -> bool;
+
+/// `MakeFn` for a pool of `T`s.
+///
+/// # Safety
+///
+/// `create` points to a live `Create<T>`.
+pub(crate) unsafe fn make<T: Send>(create: NonNull<()>) -> Erased {
+    // SAFETY: the caller's promise.
+    let create = unsafe { create.cast::<Create<T>>().as_ref() };
+    Erased::new(boxed_with(|| create.call()))
+}
+
+/// `ResetFn` for a pool of `T`s.
+///
+/// # Safety
+///
+/// `value` is an object of a pool of `T`s (a `Padded<T>`, whose first
+/// field the `T` is), not borrowed elsewhere.
+pub(crate) unsafe fn reset<T: Reset>(value: NonNull<u8>) {
+    // SAFETY: the caller's promise.
+    unsafe { value.cast::<T>().as_mut() }.reset();
+}
+
+/// `RetainFn` for a pool of `T`s.
+///
+/// # Safety
+///
+/// `retain` points to a live `Retain<T>`, and `value` is as for `reset`.
+pub(crate) unsafe fn retains<T>(retain: NonNull<()>, value: NonNull<u8>) -> bool {
+    // SAFETY: the caller's promise.
+    let (retain, value) = unsafe {
+        (
+            retain.cast::<Retain<T>>().as_ref(),
+            value.cast::<T>().as_ref(),
+        )
+    };
+    retain.call(value)
 }
 
 impl<T> Create<T> {
@@ -236,7 +292,7 @@ impl<T> PoolConfig<T> {
     /// ```
     #[must_use]
     pub const fn retain(mut self, retain: fn(&T) -> bool) -> Self {
-        self.retain = Some(Retain::Fn(retain));
+        self.retain = Some((Retain::Fn(retain), retains::<T>));
         self
     }
 

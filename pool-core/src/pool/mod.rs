@@ -269,7 +269,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         now: u64,
         reset_on: ResetOn,
     ) -> Boxed<T> {
-        if let Some(mut value) = cache.and_then(|cache| cache.pop(now)) {
+        if let Some(value) = slow::pop(slow::raw(cache), now) {
+            // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
+            // erasure invariant, `crate::pool::state`).
+            let mut value = unsafe { value.into_boxed() };
             // A constant in a `pool!` static: folded away there.
             if reset_on == ResetOn::Acquire {
                 self.reset(&mut value);
@@ -285,7 +288,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(never)]
     fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
         let reset = match self.config.reset_on {
-            ResetOn::Acquire => Some(slow::reset::<T> as slow::ResetFn),
+            ResetOn::Acquire => Some(config::reset::<T> as config::ResetFn),
             ResetOn::Release => None,
         };
         let create = NonNull::from(&self.config.create).cast();
@@ -295,10 +298,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         unsafe {
             let value = slow::take(
                 &self.state.core,
-                cache.map(LocalCache::raw),
+                slow::raw(cache),
                 now,
                 reset,
-                (slow::make::<T>, create),
+                (config::make::<T>, create),
             );
             value.into_boxed()
         }
@@ -323,12 +326,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// This thread's cache of this static pool, `None` once it is gone
-    /// (in a thread-local destructor), through one non-generic function
-    /// (`cache_of`), so that `LocalKey::try_with` is compiled once, not
-    /// once per pooled type.
+    /// (in a thread-local destructor), through `slow::cache_of`.
     #[inline(always)]
     fn static_cache(&self, key: &'static LocalKey<RawCache>) -> Option<&LocalCache<T>> {
-        let cache = cache_of(key)?;
+        let cache = slow::cache_of(key)?;
         // SAFETY: `key` is this pool's (`from_parts`), so its cache is one
         // of a pool of `T`s. A thread-local lives until its destructor
         // runs, at its thread's exit and not within an operation of that
@@ -354,11 +355,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
         // A constant `None` for a `pool!` without `retain`, which the
         // compiler folds away in the release `pool!` generates.
-        if let Some(retain) = &self.config.retain {
-            let retain = (
-                slow::retains::<T> as slow::RetainFn,
-                NonNull::from(retain).cast(),
-            );
+        if let Some((retain, retains)) = &self.config.retain {
+            let retain = (*retains, NonNull::from(retain).cast());
             // SAFETY: the test and its function are this pool's; what comes
             // back is the object given, a `Boxed<T>` of this `T`.
             return unsafe {
@@ -384,32 +382,24 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Returns a prepared `value` with `cache` as this thread's cache.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
-        match cache {
-            Some(cache) => {
-                if let Err(value) = cache.push(value, now) {
-                    self.put_slow(Some(cache), value);
-                }
-            }
-            None => self.put_slow(None, value),
-        }
+        let cache = slow::raw(cache);
+        let value = match cache {
+            Some(cache) => match cache.push(Erased::new(value), now) {
+                Ok(()) => return,
+                Err(value) => value,
+            },
+            None => Erased::new(value),
+        };
+        // The pool's state only now: a run-time pool's is a load, which
+        // the fast path does not need.
+        slow::put(&self.state.core, cache, value);
     }
 
-    /// Files `value` when the thread cache is full, gone or disabled.
+    /// Files `value` when the thread cache is gone or disabled.
     #[inline(always)]
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        slow::put(
-            &self.state.core,
-            cache.map(LocalCache::raw),
-            Erased::new(value),
-        );
+        slow::put(&self.state.core, slow::raw(cache), Erased::new(value));
     }
-}
-
-/// This thread's value of a static pool's cache key: `try_with`'s one
-/// instantiation for every pool.
-#[inline(always)]
-fn cache_of(key: &'static LocalKey<RawCache>) -> Option<NonNull<RawCache>> {
-    key.try_with(|cache| NonNull::from(cache)).ok()
 }
 
 /// The `abandon` of a static pool's guards ([`Home`]): they hold nothing.
@@ -422,11 +412,9 @@ fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aban
 impl<T: Reset + Send + 'static> Pool<T> {
     /// Counts and drops an object that does not come back: `Some`,
     /// discarded; `None`, taken out of the pool for good (detached).
+    #[inline]
     pub(crate) fn abandon(&self, Abandoned(value): Abandoned<T>) {
-        match value {
-            Some(value) => self.state.core.discard(Erased::new(value)),
-            None => self.state.core.detach(),
-        }
+        slow::abandon(&self.state.core, value.map(Erased::new));
     }
 }
 

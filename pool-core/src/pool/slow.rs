@@ -2,7 +2,8 @@
 //! (or resets one taken from the store, in a pool that resets on acquire),
 //! a release past the thread cache, a `retain` test. Compiled once in
 //! pool-core; what each needs of `T` it is handed as one of the small
-//! functions below, made for the pool's `T`, so a pooled type compiles its
+//! functions of `crate::pool::config` (`make`, `reset`, `retains`), made
+//! for the pool's `T`, so a pooled type compiles its
 //! fast paths and those functions only, not a copy of these paths
 //! (docs/PERFORMANCE.md, "Compile cost of the derive").
 //!
@@ -13,60 +14,30 @@
 
 use std::ptr::NonNull;
 
-use crate::engine::cache::RawCache;
+use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::core::PoolCore;
-use crate::engine::erased::{Erased, boxed_with};
+use crate::engine::erased::Erased;
 use crate::engine::slow::{put_slow, take_slow};
-use crate::pool::config::{Create, Retain};
-use crate::reset::Reset;
+use crate::pool::config::{MakeFn, ResetFn, RetainFn};
+use crate::sync::LocalKey;
 
-/// Makes a new object with the pool's constructor, given as its
-/// `&Create<T>`: [`make::<T>`].
-pub(crate) type MakeFn = unsafe fn(NonNull<()>) -> Erased;
-
-/// Resets an object in place: [`reset::<T>`].
-pub(crate) type ResetFn = unsafe fn(NonNull<u8>);
-
-/// Runs the pool's `retain` test, given as its `&Retain<T>`, on an object:
-/// [`retains::<T>`].
-pub(crate) type RetainFn = unsafe fn(NonNull<()>, NonNull<u8>) -> bool;
-
-/// [`MakeFn`] for a pool of `T`s.
-///
-/// # Safety
-///
-/// `create` points to a live `Create<T>`.
-pub(crate) unsafe fn make<T: Send>(create: NonNull<()>) -> Erased {
-    // SAFETY: the caller's promise.
-    let create = unsafe { create.cast::<Create<T>>().as_ref() };
-    Erased::new(boxed_with(|| create.call()))
+/// A typed cache without its type, with no call (each call of a generic
+/// function is one more function per pooled type in a debug build).
+#[allow(clippy::inline_always, reason = "a field access, also unoptimised")]
+#[inline(always)]
+pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
+    match cache {
+        Some(cache) => Some(&cache.raw),
+        None => None,
+    }
 }
 
-/// [`ResetFn`] for a pool of `T`s.
-///
-/// # Safety
-///
-/// `value` is an object of a pool of `T`s (a `Padded<T>`, whose first
-/// field the `T` is), not borrowed elsewhere.
-pub(crate) unsafe fn reset<T: Reset>(value: NonNull<u8>) {
-    // SAFETY: the caller's promise.
-    unsafe { value.cast::<T>().as_mut() }.reset();
-}
-
-/// [`RetainFn`] for a pool of `T`s.
-///
-/// # Safety
-///
-/// `retain` points to a live `Retain<T>`, and `value` is as for [`reset`].
-pub(crate) unsafe fn retains<T>(retain: NonNull<()>, value: NonNull<u8>) -> bool {
-    // SAFETY: the caller's promise.
-    let (retain, value) = unsafe {
-        (
-            retain.cast::<Retain<T>>().as_ref(),
-            value.cast::<T>().as_ref(),
-        )
-    };
-    retain.call(value)
+/// This thread's value of a static pool's cache key, through one
+/// non-generic function, so that `LocalKey::try_with` is compiled once for
+/// every pool, not once per pooled type.
+#[inline(always)]
+pub(crate) fn cache_of(key: &'static LocalKey<RawCache>) -> Option<NonNull<RawCache>> {
+    key.try_with(|cache| NonNull::from(cache)).ok()
 }
 
 /// An acquire's miss: an object from the shared tiers, reset with `reset`
@@ -148,6 +119,23 @@ pub(crate) unsafe fn keep_if(
     core.reject();
     core.shared.destroy(value);
     None
+}
+
+/// The fast path of an acquire, for every pool: an object from `cache` if
+/// it is current and not empty.
+#[inline(always)]
+pub(crate) fn pop(cache: Option<&RawCache>, now: u64) -> Option<Erased> {
+    cache?.pop(now)
+}
+
+/// Counts and drops an object whose guard does not give it back: `Some`,
+/// discarded; `None`, taken out of the pool for good (detached).
+#[inline(never)]
+pub(crate) fn abandon(core: &PoolCore, value: Option<Erased>) {
+    match value {
+        Some(value) => core.discard(value),
+        None => core.detach(),
+    }
 }
 
 /// A release the thread cache could not keep (full, gone or disabled): to

@@ -50,7 +50,7 @@ use crate::pool::config::{
 };
 use crate::pool::guard::{Home, Pooled};
 use crate::pool::state::{PoolState, StateRef};
-use crate::pool::{Owned, Pool};
+use crate::pool::{Owned, Pool, config};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Owners};
 use handle::{abandon_counted, release_counted};
@@ -298,7 +298,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
                         thread_capacity,
                         retain: retain.as_deref().map(|retain| {
                             // SAFETY: as for `create`.
-                            Retain::Closure(unsafe { Closure::new(retain) })
+                            let retain = Retain::Closure(unsafe { Closure::new(retain) });
+                            (retain, config::retains::<T> as config::RetainFn)
                         }),
                         reset_on,
                     };

@@ -21,14 +21,22 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::plan::{Cursor, Plan};
 use crate::engine::erased::{Boxed, Dispose, Erased, dispose, drop_boxed};
+use crate::pool::config::Create;
+use crate::pool::config::make;
 
 /// Makes an object with `create`, on the heap, in a frame of its own: a
 /// large struct (600 KiB inline) then takes one copy's worth of stack, for
 /// the duration of this call, and none in the caller's frame (the same care
 /// as the pool's create path, for threads with small stacks).
+/// Made by the pool's own `make`, so that the two share one copy of it.
 #[inline(never)]
-pub fn boxed<T>(create: fn() -> T) -> Made<T> {
-    Made(ManuallyDrop::new(crate::engine::erased::boxed_with(create)))
+pub fn boxed<T: Send>(create: fn() -> T) -> Made<T> {
+    let create = Create::Fn(create);
+    // SAFETY: `make::<T>` is given a live `Create<T>`, and what it returns
+    // was erased from a `Boxed<T>` of this `T`.
+    Made(ManuallyDrop::new(unsafe {
+        make::<T>(NonNull::from(&create).cast()).into_boxed()
+    }))
 }
 
 /// An object [`boxed`] made.
