@@ -8,6 +8,16 @@
 //!
 //! [`Home`]: crate::pool::guard::Home
 
+use std::ptr::NonNull;
+
+use crate::engine::cache::LocalCache;
+use crate::pool::config::PoolConfig;
+use crate::pool::guard::{Abandoned, Home, Released};
+use crate::pool::state::{PoolState, StateRef};
+use crate::pool::{Caches, Pool};
+use crate::reset::Reset;
+use crate::sync::LocalKey;
+
 /// Declares `static` pools, each with its own per-thread cache.
 ///
 /// ```
@@ -127,4 +137,47 @@ macro_rules! pool {
             unsafe { $crate::__private::finish(config, parts, release) }
         };
     };
+}
+
+impl<T: Reset + Send + 'static> Pool<T> {
+    /// Builds the pool [`pool!`](crate::pool!) declares, from its recipe and
+    /// its statics; its guards go back through `release`.
+    ///
+    /// # Safety
+    ///
+    /// The pool is the initializer of a `static` (`declare`'s invariant):
+    /// its guards point to it with no hold.
+    pub(crate) const unsafe fn from_parts(
+        config: PoolConfig<T>,
+        local: &'static LocalKey<LocalCache<T>>,
+        state: &'static PoolState<T>,
+        release: fn(NonNull<Home<T>>, Released<T>),
+    ) -> Self {
+        Pool {
+            home: Home {
+                release,
+                abandon: abandon_static::<T>,
+            },
+            config,
+            local: Caches::Static(local),
+            state: StateRef::from_static(state),
+        }
+    }
+}
+
+/// The `abandon` of a static pool's guards ([`Home`]): they hold nothing.
+fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    // SAFETY: a static pool's home is its first field (`repr(C)`), and the
+    // pool lives for ever.
+    unsafe { home.cast::<Pool<T>>().as_ref() }.abandon(value);
+}
+
+/// The body of the release [`pool!`](crate::pool!) generates for each pool,
+/// `|_, value| release(&POOL, value)`: there the pool is a named `static`,
+/// a constant, so `put` inlines with a direct `%fs:` access to the thread
+/// cache, where one through the guard's home could not see which
+/// thread-local it goes to (docs/PERFORMANCE.md, instructions).
+#[inline(always)]
+pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
+    pool.put_boxed(value.0);
 }

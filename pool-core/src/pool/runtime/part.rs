@@ -27,7 +27,7 @@ use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
-use crate::pool::state::{PoolState, StateRef};
+use crate::pool::state::PoolState;
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Ordering, Owners};
 
@@ -429,27 +429,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
         if let Some(value) = self.pool.prepare_as(value, reset_on) {
             let now = epoch().now();
             self.pool.give(self.cache(), value, now);
-        }
-    }
-}
-
-impl<T: Reset + Send + 'static> Drop for Inner<T> {
-    fn drop(&mut self) {
-        self.owners.last();
-        // The caches dropped here hand their objects to the state through
-        // the pointer they were made with. While the allocation is dropped,
-        // `self` is the only way in (a `&mut` that Stacked Borrows
-        // protects), so point them at the state through `self` first.
-        let state = NonNull::from(&self.state);
-        let parts = std::mem::take(&mut crate::sync::lock(&self.parts).all);
-        for Lent(part) in parts {
-            // SAFETY: made by `Box::into_raw` (`lookup`), freed only here;
-            // every thread's use of the pool is over.
-            let mut part = unsafe { Box::from_raw(part.as_ptr()) };
-            // SAFETY: `state` is a field of this allocation, dropped after
-            // the parts, and was made by `with_owner`.
-            part.cache_mut()
-                .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }
