@@ -248,7 +248,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
 
     /// [`Pool::acquire`] for the run-time pool `pool`, whose caches these
     /// are: through the calling thread's part, which counts the guard out.
-    /// What `Pool::acquire` reaches through `lookup`'s `acquire_erased`, and
+    /// What `Pool::acquire` reaches through [`acquire_erased`], and
     /// `PoolHandle::acquire` directly.
     #[inline]
     pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
@@ -326,6 +326,21 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
             Memo::Off => None,
         }
     }
+}
+
+/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
+///
+/// # Safety
+///
+/// `inner` is the allocation of a run-time pool of `T`s, with the
+/// provenance of all of it, and `pool` is the `Pool` in it.
+pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
+    inner: NonNull<()>,
+    pool: &Pool<T>,
+) -> Pooled<T> {
+    // SAFETY: the caller's promise; `pool`, in it, keeps it alive.
+    let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
+    inner.owned.acquire(pool)
 }
 
 // SAFETY: a pointer to the pool, which is `Sync`, kept alive by whatever
