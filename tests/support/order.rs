@@ -59,7 +59,7 @@ pub struct VecOrder {
 }
 
 /// The body of an [`Order`] (or a [`VecOrder`]) with ten line items of two
-/// or three tags and two tags of its own, 52 strings in all, none with an
+/// or three tags and two tags of its own, 47 strings in all, none with an
 /// escape (serde_json would copy it through a scratch buffer it allocates
 /// per call): the order of `tests/nested_decode.rs`.
 pub fn order_body() -> Vec<u8> {
