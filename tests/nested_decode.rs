@@ -70,7 +70,6 @@ fn a_warm_decode_of_the_seeds_person_allocates_nothing() {
     );
 }
 
-
 /// Checks a decoded `order_body()`, `Order` or `VecOrder`, without
 /// allocating.
 macro_rules! check_order {
