@@ -3,9 +3,8 @@
 
 use std::fmt;
 
-use pool_core::{Poolable, Reset, ReuseVec};
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Serialize};
 
 /// What Go's `json.Marshal` makes of seed 000's `Person{Name: "萌哦科技",
 /// Age: 25}` (a `[2048]byte` encodes as an array of numbers).
