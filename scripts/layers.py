@@ -20,6 +20,9 @@ name of a child module; `crate::Name` is resolved through the crate root's
 `pub use` lines to the module that defines `Name`. `$crate::` paths are left
 out: they are the expansion site's, not the file's. Test modules (`tests/`,
 `tests.rs`) are not checked.
+
+It also fails on a source file over 450 lines (tests aside): one concept
+per module, small enough to read whole.
 """
 
 import os
@@ -29,6 +32,7 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pool-core", "src")
 
 LAYERS = ["sync", "engine", "reset", "pool", "api"]
+MAX_LINES = 450
 
 
 def layer_of(module):
@@ -144,6 +148,10 @@ def main():
                 failures.append(
                     f"upward import: {m or 'crate root'} ({LAYERS[layer_of(m)]}) -> {t or 'crate root'} ({LAYERS[layer_of(t)]})"
                 )
+    for m, f in sorted(modules.items()):
+        lines = sum(1 for _ in open(f, encoding="utf-8"))
+        if lines > MAX_LINES:
+            failures.append(f"{os.path.relpath(f, ROOT)} has {lines} lines, over {MAX_LINES}: split it by concept")
     cycle = find_cycle(edges)
     if cycle:
         failures.append("cycle: " + " -> ".join(c or "crate root" for c in cycle))
@@ -158,7 +166,7 @@ def main():
         print(f"scripts/layers.sh: {failure}", file=sys.stderr)
     if failures:
         return 1
-    print(f"scripts/layers.sh: {len(modules)} modules in {len(LAYERS)} layers, no upward import, no cycle")
+    print(f"scripts/layers.sh: {len(modules)} modules in {len(LAYERS)} layers, no upward import, no cycle, none over {MAX_LINES} lines")
     return 0
 
 

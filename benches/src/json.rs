@@ -3,9 +3,8 @@
 
 use std::fmt;
 
-use pool_core::{Poolable, Reset, ReuseVec};
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Serialize};
 
 /// What Go's `json.Marshal` makes of seed 000's `Person{Name: "萌哦科技",
 /// Age: 25}` (a `[2048]byte` encodes as an array of numbers).
@@ -181,76 +180,6 @@ pub fn fields_in_place<'de, D: Deserializer<'de>>(
     de.deserialize_struct("Person", FIELDS, Fields { name, age, remark })
 }
 
-/// A line item of [`Order`]: two strings and a list of tags, reset in
-/// place with its order (no pool of its own).
-#[derive(Reset, Default, Serialize, Deserialize)]
-pub struct LineItem {
-    /// The stock-keeping unit.
-    pub sku: String,
-    /// What it is.
-    pub name: String,
-    /// How many.
-    pub quantity: u32,
-    /// Kept, each tag with its buffer, across the order's uses.
-    pub tags: ReuseVec<String>,
-}
-
-/// A nested request, decoded into `Pooled<Order>`: its line items and
-/// tags are `ReuseVec`s, whose reset keeps the elements for the next
-/// decode.
-#[derive(Poolable, Default, Serialize, Deserialize)]
-pub struct Order {
-    /// The order's number.
-    pub id: u64,
-    /// Ten in [`order_body`].
-    pub items: ReuseVec<LineItem>,
-    /// The order's own tags.
-    pub tags: ReuseVec<String>,
-}
-
-/// [`LineItem`] with a `Vec` of tags, as it is written without `ReuseVec`.
-#[derive(Reset, Default, Deserialize)]
-pub struct VecLineItem {
-    /// The stock-keeping unit.
-    pub sku: String,
-    /// What it is.
-    pub name: String,
-    /// How many.
-    pub quantity: u32,
-    /// Cleared at each reset: the strings are dropped.
-    pub tags: Vec<String>,
-}
-
-/// [`Order`] with `Vec`s: the reset drops every line item and tag.
-#[derive(Poolable, Default, Deserialize)]
-pub struct VecOrder {
-    /// The order's number.
-    pub id: u64,
-    /// Ten in [`order_body`].
-    pub items: Vec<VecLineItem>,
-    /// The order's own tags.
-    pub tags: Vec<String>,
-}
-
-/// The body of an [`Order`] (or a [`VecOrder`]) with ten line items of two
-/// or three tags and two tags of its own, 52 strings in all, none with an
-/// escape (serde_json would copy it through a scratch buffer it allocates
-/// per call): the order of `tests/nested_decode.rs`.
-pub fn order_body() -> Vec<u8> {
-    let mut order = Order {
-        id: 90_210,
-        ..Order::default()
-    };
-    for i in 0..10 {
-        let item = order.items.push_reused();
-        item.sku = format!("SKU-{i:05}");
-        item.name = format!("Espresso cups, set of {}, stoneware", i + 2);
-        item.quantity = i + 1;
-        item.tags.extend(["kitchen", "fragile"].map(String::from));
-        if i % 2 == 0 {
-            item.tags.push("gift-wrap".to_owned());
-        }
-    }
-    order.tags.extend(["priority", "eu-west"].map(String::from));
-    serde_json::to_vec(&order).expect("an Order serializes")
-}
+#[path = "../../tests/support/order.rs"]
+mod order;
+pub use order::{LineItem, Order, VecLineItem, VecOrder, order_body};

@@ -1,11 +1,9 @@
-//! A thread's cache of one pool, [`RawCache`], and its fast paths; what it
-//! holds and its policy (its bounds, how much it refills and spills) are
-//! `crate::engine::policy`'s, its slow paths `crate::engine::slow`'s.
-//!
-//! A static pool's `thread_local!` holds a typed handle over a `RawCache`
-//! ([`LocalCache`]); a run-time pool's each thread's part holds one. The
-//! cache is a stack of idle objects that only its thread touches, so the
-//! fast paths take no lock and perform no atomic read-modify-write.
+//! A thread's cache of one pool, [`RawCache`]: its fast paths and its slow
+//! paths (refill, spill, by the cache's own policy, `crate::engine::policy`),
+//! and the typed handle a static pool's `thread_local!` holds,
+//! [`LocalCache`]. A run-time pool's each thread's part holds a `RawCache`.
+//! The cache is a stack of idle objects that only its thread touches, so
+//! the fast paths take no lock and perform no atomic read-modify-write.
 //!
 //! Invariants:
 //! 1. The cache holds at most its `thread_capacity` objects, all released
@@ -15,22 +13,25 @@
 //!    next operation or a rotation does while the owner is idle. Its
 //!    buffer's capacity is the room the fast path checks, so it never
 //!    exceeds the bound. The bounds are the cache's own, given when it is
-//!    made (the pool's [`Bounds`], which never change).
-//! 2. Its objects live in a [`Slot`](crate::engine::slot::Slot) on the heap, which
-//!    the owner enters for each operation and a rotation may enter while
-//!    the owner is between operations (the handshake in `crate::engine::slot`).
-//!    An operation only moves pointers; no user code (a constructor,
-//!    `reset`, a destructor) runs inside one: the slow paths return what
-//!    the store buried, as a `Graveyard`, for the caller to destroy
-//!    afterwards. A user's `reset` or `Drop` may therefore acquire or
-//!    release objects of the same pool (a tree of pooled nodes, say).
-//!    Should the slot be busy (re-entered), the cache falls back to the
-//!    shared store rather than wait.
+//!    made (the pool's `Bounds`, which never change).
+//! 2. Its objects live in a [`Slot`](crate::engine::slot::Slot) on the
+//!    heap, which the owner enters for each operation and a rotation may
+//!    enter while the owner is between operations (the handshake in
+//!    `crate::engine::slot`). An operation only moves pointers; no user
+//!    code (a constructor, `reset`, a destructor) runs inside one, nor while
+//!    the store is locked: the slow paths return what the store buried, as
+//!    a [`Graveyard`], for the caller to destroy afterwards, and an object
+//!    taken for an acquire is `Held` across that, so a panic in a
+//!    destructor there discards it rather than loses it. A user's `reset`
+//!    or `Drop` may therefore acquire or release objects of the same pool
+//!    (a tree of pooled nodes, say). Should the slot be busy (re-entered),
+//!    the cache falls back to the shared store rather than wait.
 //!
 //! Everything here but [`LocalCache`] is on erased objects
 //! (`crate::engine::erased::Erased`) and compiled once in pool-core; the
 //! typed handle's fast paths, inlined where the pool is used, only turn the
-//! erased pointer back into the box.
+//! erased pointer back into the box. Where a cache's objects go when it
+//! ends (its thread's exit) or is cleared is `crate::engine::drain`'s.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -38,18 +39,17 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::engine::core::CoreRef;
+use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
+use crate::engine::graveyard::Graveyard;
 use crate::engine::policy::Local;
-use crate::engine::slot::bump;
-use crate::engine::slot::{self, Entered, Slot, epoch};
-use crate::sync::lock;
+use crate::engine::slot::{Entered, Slot, bump, epoch};
 
 /// A thread's cache without its type: what every slow path works on, and
 /// what a static pool's `thread_local!` holds.
 #[doc(hidden)]
 pub struct RawCache {
-    slot: NonNull<CachePadded<Slot<Local>>>,
+    pub(super) slot: NonNull<CachePadded<Slot<Local>>>,
     /// The pool's shared half, where misses, overflows and the thread's
     /// exit go, and whose registry holds the slot.
     pub(super) core: CoreRef,
@@ -119,41 +119,227 @@ impl RawCache {
         bump(&slot.returned);
         Ok(())
     }
+
+    /// Records an acquire's miss at epoch `now` without the slot's lock,
+    /// if the cache is current (and so, since `pop` at `now` has just
+    /// failed, empty), and says whether it was: then the miss has nothing
+    /// to age here (see `PoolCore::take_slow`).
+    #[inline]
+    pub(crate) fn missed_current(&self, now: u64) -> bool {
+        self.slot().enter(now).is_some_and(|mut entered| {
+            let local = entered.get();
+            local.missed();
+            local.items.is_empty()
+        })
+    }
+
+    /// Destroys `value`, a released object the fast path could not keep,
+    /// if the cache is at its bound and current at `now` (the caller has
+    /// seen the shared store full at `now`): counted as returned and dropped for capacity (one counter,
+    /// `Slot::dropped`), as the store counts what it buries. Hands `value`
+    /// back if the cache has room, is out of date or is in use.
+    ///
+    /// Runs the destructor (user code) after leaving the slot.
+    #[inline]
+    pub(crate) fn drop_if_full(&self, value: Erased, now: u64) -> Result<(), Erased> {
+        let slot = self.slot();
+        let full = slot.enter(now).is_some_and(|mut entered| {
+            let local = entered.get();
+            local.bound > 0 && local.items.len() >= local.bound
+        });
+        if !full {
+            return Err(value);
+        }
+        bump(&slot.dropped);
+        self.core.shared.destroy(value);
+        Ok(())
+    }
+
+    /// Counts an object made on this thread for an acquire that missed:
+    /// in the slot, with no read-modify-write, unless the cache is retired
+    /// (its slot's counters are summed no more).
+    #[inline]
+    pub(crate) fn created(&self) {
+        if self.retired.get() {
+            self.core.created(1);
+        } else {
+            bump(&self.slot().created);
+        }
+    }
+
+    /// The slow path of an acquire, after `pop` found nothing at epoch
+    /// `now`: ages the cache, takes an object from the shared store and
+    /// refills the cache from it in the same critical section, so that the
+    /// next acquires on this thread are lock-free again. `None` means the
+    /// pool has no idle object.
+    #[inline(never)]
+    pub(crate) fn refill(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+        let Some(mut entered) = self.enter_slow() else {
+            return self.core.take_uncached(now);
+        };
+        let local = entered.get();
+        if local.items.is_empty() && self.core.shared.looks_empty() {
+            // Nothing to age here and nothing to take there: skip the lock.
+            // Under a burst larger than the pool, every miss lands here.
+            local.epoch = now;
+            local.missed();
+            entered.open(now);
+            return (None, self.core.shared.graveyard());
+        }
+        // The cache's old objects may go to the shared store, which `rotate`
+        // must then age even if this pool is never touched again.
+        let now = self.core.register();
+        let mut store = self.core.shared.lock(now);
+        local.turn_over(&mut store, now);
+        let found = store.take().map(|(value, _tier)| value);
+        let batch = local.missed();
+        if let Some(found) = &found {
+            store.take_batch(&mut local.items, batch);
+            // These objects were last written by the threads that released
+            // them, in a producer/consumer pair always the other core. One
+            // prefetch per object now lets their lines cross together
+            // instead of one miss per acquire (docs/PERFORMANCE.md,
+            // cross-thread). At most `PREFETCH`: the ones acquired first,
+            // from the top.
+            found.prefetch();
+            let n = local.items.len();
+            for item in &local.items[n.saturating_sub(PREFETCH)..] {
+                item.prefetch();
+            }
+        }
+        entered.open(now);
+        (found, store.unlock())
+    }
+
+    /// The slow path of a release, after `push` refused `value` (the cache
+    /// is full, out of date, not grown yet, or disabled): grows the cache
+    /// if it is below its bound, or else ages it and spills part of it to
+    /// the shared store, and keeps `value`.
+    #[inline(never)]
+    pub(crate) fn spill(&self, value: Erased) -> Graveyard<Erased> {
+        // A pool with no thread caches, or a cache retired or re-entered:
+        // straight to the shared store, without closing the gate.
+        let entered = if self.core.bounds.thread_capacity > 0 {
+            self.enter_slow()
+        } else {
+            None
+        };
+        let Some(mut entered) = entered else {
+            return self.core.put_uncached(value);
+        };
+        let returned = &self.slot().returned;
+        let local = entered.get();
+        let current = epoch().now();
+        if local.epoch == current && local.grow() {
+            // Room made without the store: the cache is still warming up.
+            local.items.push(value);
+            bump(returned);
+            entered.open(current);
+            return self.core.shared.graveyard();
+        }
+        // Reads the epoch itself, after registering the pool, rather than
+        // trusting the fast path's earlier read.
+        let now = self.core.register();
+        let mut store = self.core.shared.lock(now);
+        local.turn_over(&mut store, now);
+        if local.items.len() >= local.bound {
+            // Spill in one batch from the bottom, keeping the recently used
+            // (cache-warm) top unless this thread only releases.
+            let (spill, capacity) = (local.overflowed(), local.capacity);
+            store.put_from(&mut local.items, ..spill, now, capacity);
+        }
+        bump(returned);
+        if local.items.len() < local.items.capacity() || local.grow() {
+            local.items.push(value);
+        } else {
+            // No memory for the cache's own buffer: file the object instead.
+            let capacity = local.capacity;
+            store.put_one(value, capacity);
+        }
+        entered.open(now);
+        store.unlock()
+    }
 }
 
-impl RawCache {
-    /// Hands the cache's idle objects to the shared store and its counters
-    /// to the pool's totals, for good: what the thread's exit does. Later
-    /// calls do nothing, so a loom model can retire a cache before loom
-    /// drops it (loom runs a thread's local destructors outside the model's
-    /// execution, where no modelled lock may be taken).
-    #[inline(never)]
-    pub(crate) fn retire(&self) {
-        if self.retired.replace(true) {
-            return;
+/// The most objects of a refill whose lines [`RawCache::refill`] asks for
+/// ahead of use: one default thread cache (`crate::pool::config` checks
+/// that they agree). A larger
+/// cache's deeper objects are acquired long after the refill, and asking
+/// for them then would only push the first ones out of the core's caches.
+pub(crate) const PREFETCH: usize = 32;
+
+/// The slow path of an acquire (`Pool::take_slow`), erased: through
+/// `cache` if the thread has one, else straight from the shared store.
+/// `None` means the pool has no idle object: the caller makes one.
+#[inline(never)]
+pub(crate) fn take_slow(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
+    // A miss with nothing to take anywhere, as under a burst larger
+    // than the pool: straight to the constructor, with no lock taken.
+    if core.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
+        return None;
+    }
+    take_through(core, cache, now)
+}
+
+/// [`take_slow`], when there may be something to take.
+#[inline(never)]
+fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
+    let (found, dead) = match cache {
+        Some(cache) => cache.refill(now),
+        None => core.take_uncached(now),
+    };
+    let Some(value) = found else {
+        drop(dead);
+        return None;
+    };
+    // The object is this acquire's from here on. If a destructor in
+    // `dead` panics, the unwind drops it as it drops a guard: counted
+    // as discarded, not lost with `in_use` stuck at one.
+    let held = Held(Some(value), core);
+    drop(dead);
+    held.into_inner()
+}
+
+/// The slow path of a release (`Pool::put_slow`), erased: files
+/// `value`, already reset, when the thread cache is full, gone or
+/// disabled, and destroys what the store lets go of.
+#[inline(never)]
+pub(crate) fn put_slow(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
+    // A release past the bound, as under a burst larger than the pool:
+    // the object is destroyed at once, as the store would bury it, with
+    // no lock taken and no half-cache spilled only to be buried too.
+    let now = epoch().now();
+    let value = match cache {
+        Some(cache) if core.shared.looks_full(core.bounds.capacity, now) => {
+            match cache.drop_if_full(value, now) {
+                Ok(()) => return,
+                Err(value) => value,
+            }
         }
-        // Out of the registry first: no rotation can reach the slot after
-        // this, so the owner needs no handshake to empty it.
-        lock(&self.core.caches).remove(self.slot);
-        // SAFETY: unregistered, and this is its owner, outside any
-        // operation (`retire` runs no user code before this point).
-        let contents = unsafe { self.slot().contents_unregistered() };
-        // SAFETY: as above; this is the only reference to the contents.
-        let local = unsafe { contents.deref() };
-        let now = self.core.register();
-        let len = local.items.len();
-        let mut store = self.core.shared.lock(now);
-        let (epoch, capacity) = (local.epoch, local.capacity);
-        store.put_from(&mut local.items, ..len, epoch, capacity);
-        // A retired cache that is used again (by a later thread-local's
-        // destructor) is passed over by the slow paths, and has no room for
-        // the fast ones: it holds nothing from now on.
-        local.items = Vec::new();
-        let dead = store.unlock();
-        // This runs in a thread-local's destructor, where a panic aborts the
-        // process: a destructor's panic (already reported by the panic hook)
-        // goes no further. The graveyard destroys every object either way.
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(dead)));
+        _ => value,
+    };
+    let dead = match cache {
+        Some(cache) => cache.spill(value),
+        None => core.put_uncached(value),
+    };
+    drop(dead);
+}
+
+/// An object an acquire has taken but not yet handed out; discarded if
+/// dropped before [`Held::into_inner`].
+struct Held<'a>(Option<Erased>, &'a PoolCore);
+
+impl Held<'_> {
+    fn into_inner(mut self) -> Option<Erased> {
+        self.0.take()
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            self.1.discard(value);
+        }
     }
 }
 
@@ -166,18 +352,6 @@ impl RawCache {
 // replace it, under the pool's lock, after the owner has exited. The objects inside are `Erased`, which is `Send`, and
 // the core is reached through a `Sync` reference.
 unsafe impl Send for RawCache {}
-
-impl Drop for RawCache {
-    /// The thread is exiting: its idle objects go to the shared store, so
-    /// that another thread can use them (or rotation can reclaim them), and
-    /// its counters to the pool's totals.
-    fn drop(&mut self) {
-        self.retire();
-        // SAFETY: `retire` took the slot out of the registry, and this
-        // handle, its only other user, is going away.
-        unsafe { slot::free(self.slot) };
-    }
-}
 
 impl std::fmt::Debug for RawCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -19,6 +19,7 @@ use std::sync::Weak;
 use crate::engine::auto;
 use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::excluded;
+use crate::engine::graveyard::Graveyard;
 use crate::engine::policy::{Bounds, Local};
 use crate::engine::registry::{self, Entry, Rotate};
 use crate::engine::slot::{Slots, epoch};
@@ -273,6 +274,34 @@ impl PoolCore {
             .returned
             .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
         stats
+    }
+}
+
+/// The shared store's side of a slow path, for a thread with no cache (it
+/// is exiting, or the pool keeps none).
+impl PoolCore {
+    /// Takes an object from the shared store for an acquire that has no
+    /// thread cache to go through. What the store expired on the way is
+    /// returned to be destroyed by the caller.
+    #[inline(never)]
+    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+        if self.shared.looks_empty() {
+            return (None, self.shared.graveyard());
+        }
+        let mut store = self.shared.lock(now);
+        let found = store.take().map(|(value, _tier)| value);
+        (found, store.unlock())
+    }
+
+    /// Files one reset object released with no thread cache to go through,
+    /// within the pool's capacity.
+    #[inline(never)]
+    pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
+        let now = self.register();
+        self.count_returned();
+        let mut store = self.shared.lock(now);
+        store.put_one(value, self.bounds.capacity);
+        store.unlock()
     }
 }
 

@@ -16,15 +16,17 @@
 //! `stats`, `trim` (the allocator trim after a rotation), `registry`
 //! (every pool, `rotate`, `pools`), `rotation` (what a rotation does),
 //! `publish` (the metrics it publishes), `auto` (the background rotation),
-//! `core` (one pool's shared half and its registration), `cache` (a
-//! thread's cache and its fast paths), `slow` (every slow path, the
-//! cache's and, for a thread with no cache, the store's).
+//! `core` (one pool's shared half, its registration, and the store's side
+//! of a path with no thread cache), `cache` (a thread's cache: its fast and
+//! slow paths), `drain` (where a cache's objects go at its thread's exit or
+//! a `clear`).
 //!
 //! [`Erased`]: erased::Erased
 
 pub(crate) mod auto;
 pub(crate) mod cache;
 pub(crate) mod core;
+pub(crate) mod drain;
 pub(crate) mod epoch;
 pub(crate) mod erased;
 pub(crate) mod fork;
@@ -35,7 +37,6 @@ pub(crate) mod publish;
 pub(crate) mod registry;
 pub(crate) mod rotation;
 pub(crate) mod slot;
-pub(crate) mod slow;
 pub(crate) mod stats;
 pub(crate) mod store;
 pub(crate) mod trim;

@@ -8,6 +8,16 @@
 //!
 //! [`Home`]: crate::pool::guard::Home
 
+use std::ptr::NonNull;
+
+use crate::engine::cache::RawCache;
+use crate::pool::config::PoolConfig;
+use crate::pool::guard::{Abandoned, Home, Released};
+use crate::pool::state::{PoolState, StateRef};
+use crate::pool::{Caches, Pool};
+use crate::reset::Reset;
+use crate::sync::LocalKey;
+
 /// Declares `static` pools, each with its own per-thread cache.
 ///
 /// ```
@@ -126,4 +136,37 @@ macro_rules! pool {
             unsafe { $crate::__private::finish(config, parts, release) }
         };
     };
+}
+
+impl<T: Reset + Send + 'static> Pool<T> {
+    /// Builds the pool [`pool!`](crate::pool!) declares, from its recipe and
+    /// its statics; its guards go back through `release`.
+    ///
+    /// # Safety
+    ///
+    /// The pool is the initializer of a `static` (`declare`'s invariant):
+    /// its guards point to it with no hold.
+    pub(crate) const unsafe fn from_parts(
+        config: PoolConfig<T>,
+        local: &'static LocalKey<RawCache>,
+        state: &'static PoolState<T>,
+        release: fn(NonNull<Home<T>>, Released<T>),
+    ) -> Self {
+        Pool {
+            home: Home {
+                release,
+                abandon: abandon_static::<T>,
+            },
+            config,
+            local: Caches::Static(local),
+            state: StateRef::from_static(state),
+        }
+    }
+}
+
+/// The `abandon` of a static pool's guards ([`Home`]): they hold nothing.
+fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    // SAFETY: a static pool's home is its first field (`repr(C)`), and the
+    // pool lives for ever.
+    unsafe { home.cast::<Pool<T>>().as_ref() }.abandon(value);
 }

@@ -14,7 +14,7 @@
 //! (`crate::engine::cache`), compiled once in pool-core.
 
 pub(crate) mod config;
-mod declare;
+pub(crate) mod declare;
 pub(crate) mod guard;
 pub(crate) mod mistakes;
 pub(crate) mod runtime;
@@ -33,7 +33,7 @@ use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 use config::{PoolConfig, ResetOn};
 use guard::{Abandoned, Home, Pooled, Released};
-use state::{PoolState, StateRef};
+use state::StateRef;
 
 use crate::engine::stats::Stats;
 
@@ -150,36 +150,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
     ///
     /// static LINES: Pool<String> = Pool::new(String::new); // expected `Pool`, found `PoolConfig`
     /// ```
-    // Not `Self`: a pool needs statics that only `pool!` can declare, so a
-    // `static` of type `Pool` written without the macro fails to compile
-    // rather than silently running without its thread cache.
     #[allow(clippy::new_ret_no_self)]
     pub const fn new(create: fn() -> T) -> PoolConfig<T> {
         PoolConfig::new(create)
-    }
-
-    /// Builds the pool [`pool!`](crate::pool!) declares, from its recipe and
-    /// its statics; its guards go back through `release`.
-    ///
-    /// # Safety
-    ///
-    /// The pool is the initializer of a `static` (`declare`'s invariant):
-    /// its guards point to it with no hold.
-    pub(crate) const unsafe fn from_parts(
-        config: PoolConfig<T>,
-        local: &'static LocalKey<RawCache>,
-        state: &'static PoolState<T>,
-        release: fn(NonNull<Home<T>>, Released<T>),
-    ) -> Self {
-        Pool {
-            home: Home {
-                release,
-                abandon: abandon_static::<T>,
-            },
-            config,
-            local: Caches::Static(local),
-            state: StateRef::from_static(state),
-        }
     }
 
     /// Builds a run-time pool's `Pool`, from pointers into its allocation,
@@ -400,13 +373,6 @@ impl<T: Reset + Send + 'static> Pool<T> {
     fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
         slow::put(&self.state.core, slow::raw(cache), Erased::new(value));
     }
-}
-
-/// The `abandon` of a static pool's guards ([`Home`]): they hold nothing.
-fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
-    // SAFETY: a static pool's home is its first field (`repr(C)`), and the
-    // pool lives for ever.
-    unsafe { home.cast::<Pool<T>>().as_ref() }.abandon(value);
 }
 
 impl<T: Reset + Send + 'static> Pool<T> {

@@ -14,10 +14,9 @@
 
 use std::ptr::NonNull;
 
-use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::cache::{LocalCache, RawCache, put_slow, take_slow};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::Erased;
-use crate::engine::slow::{put_slow, take_slow};
 use crate::pool::config::{MakeFn, ResetFn, RetainFn};
 use crate::sync::LocalKey;
 

@@ -6,18 +6,20 @@
 //! count themselves in `handles`: the last one to go closes every part
 //! (`close`), after which only guards keep the allocation alive. A guard
 //! acquired on a thread with no part holds a strong count of its own,
-//! given back by [`release_counted`] or [`abandon_counted`].
+//! given back by [`release_counted`] or [`abandon_counted`]. The
+//! allocation's drop, the protocol's last step, is here too.
 
 use std::fmt;
 use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::part::{CLOSED, HELD, Inner};
+use super::part::{CLOSED, HELD, Inner, Lent};
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::Pool;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::state::StateRef;
 use crate::reset::Reset;
 use crate::sync::{Ordering, lock};
 
@@ -210,6 +212,27 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 // not the last count, as the caller's handle holds one.
                 unsafe { Arc::decrement_strong_count(this) };
             }
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Inner<T> {
+    fn drop(&mut self) {
+        self.owners.last();
+        // The caches dropped here hand their objects to the state through
+        // the pointer they were made with. While the allocation is dropped,
+        // `self` is the only way in (a `&mut` that Stacked Borrows
+        // protects), so point them at the state through `self` first.
+        let state = NonNull::from(&self.state);
+        let parts = std::mem::take(&mut lock(&self.parts).all);
+        for Lent(part) in parts {
+            // SAFETY: made by `Box::into_raw` (`lookup`), freed only here;
+            // every thread's use of the pool is over.
+            let mut part = unsafe { Box::from_raw(part.as_ptr()) };
+            // SAFETY: `state` is a field of this allocation, dropped after
+            // the parts, and was made by `with_owner`.
+            part.cache_mut()
+                .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }

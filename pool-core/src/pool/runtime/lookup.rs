@@ -2,8 +2,8 @@
 //! memo (`OwnedCaches`' fast path, `part`): the thread's list of its parts
 //! (`thread`), which takes a part from the pool the first time, one an
 //! exited thread left or a new one; what the pool does with a part when
-//! its thread exits ([`Exit`]); and the functions of the pool's
-//! `crate::pool::Owned`, which `Pool`'s own paths call.
+//! its thread exits ([`Exit`]); and the `put` and `clear` of the pool's
+//! `crate::pool::Owned` (its `acquire`, on the hot path, is `part`'s).
 //!
 //! Invariant: a part the lookup returns is the calling thread's own, and
 //! lives as long as the pool (`part`'s invariant): the memo and the list
@@ -18,8 +18,6 @@ use super::memo;
 use super::part::{Inner, Lent, OwnedCaches, Part};
 use super::thread::{self, Exit};
 use crate::engine::erased::Boxed;
-use crate::pool::Pool;
-use crate::pool::guard::Pooled;
 use crate::reset::Reset;
 use crate::sync::lock;
 
@@ -84,29 +82,12 @@ pub(super) fn part_slow<T: Reset + Send + 'static>(
     Some(part.cast())
 }
 
-/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
-///
-/// # Safety
-///
-/// `inner` is the allocation of a run-time pool of `T`s, with the
-/// provenance of all of it, and `pool` is the `Pool` in it.
-pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
-    inner: NonNull<()>,
-    pool: &Pool<T>,
-) -> Pooled<T> {
-    // SAFETY: the caller's promise; `pool`, in the allocation, keeps it
-    // alive for the call.
-    unsafe { inner.cast::<Inner<T>>().as_ref() }
-        .owned
-        .acquire(pool)
-}
-
 /// The `put` of a run-time pool's `Pool` (`crate::pool::Owned`): files a
 /// counted `Pool::put` through the calling thread's part, as a release.
 ///
 /// # Safety
 ///
-/// As for [`acquire_erased`]: `inner` is the live allocation of a run-time
+/// As for `part`'s `acquire_erased`: `inner` is the live allocation of a run-time
 /// pool of `T`s, with the provenance of all of it.
 pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, value: Boxed<T>) {
     // SAFETY: the caller's promise; the caller's `&Pool`, in the

@@ -54,7 +54,8 @@ use crate::pool::{Owned, Pool, config};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Owners};
 use handle::{abandon_counted, release_counted};
-use lookup::{acquire_erased, clear_erased, part_slow, put_erased};
+use lookup::{clear_erased, part_slow, put_erased};
+use part::acquire_erased;
 use part::{CreateFn, Inner, OwnedCaches, Parts, RetainFn};
 
 pub use handle::PoolHandle;

@@ -27,7 +27,7 @@ use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
-use crate::pool::state::{PoolState, StateRef};
+use crate::pool::state::PoolState;
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Ordering, Owners};
 
@@ -248,7 +248,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
 
     /// [`Pool::acquire`] for the run-time pool `pool`, whose caches these
     /// are: through the calling thread's part, which counts the guard out.
-    /// What `Pool::acquire` reaches through `lookup`'s `acquire_erased`, and
+    /// What `Pool::acquire` reaches through [`acquire_erased`], and
     /// `PoolHandle::acquire` directly.
     #[inline]
     pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
@@ -326,6 +326,21 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
             Memo::Off => None,
         }
     }
+}
+
+/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
+///
+/// # Safety
+///
+/// `inner` is the allocation of a run-time pool of `T`s, with the
+/// provenance of all of it, and `pool` is the `Pool` in it.
+pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
+    inner: NonNull<()>,
+    pool: &Pool<T>,
+) -> Pooled<T> {
+    // SAFETY: the caller's promise; `pool`, in it, keeps it alive.
+    let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
+    inner.owned.acquire(pool)
 }
 
 // SAFETY: a pointer to the pool, which is `Sync`, kept alive by whatever
@@ -429,27 +444,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
         if let Some(value) = self.pool.prepare_as(value, reset_on) {
             let now = epoch().now();
             self.pool.give(self.cache(), value, now);
-        }
-    }
-}
-
-impl<T: Reset + Send + 'static> Drop for Inner<T> {
-    fn drop(&mut self) {
-        self.owners.last();
-        // The caches dropped here hand their objects to the state through
-        // the pointer they were made with. While the allocation is dropped,
-        // `self` is the only way in (a `&mut` that Stacked Borrows
-        // protects), so point them at the state through `self` first.
-        let state = NonNull::from(&self.state);
-        let parts = std::mem::take(&mut crate::sync::lock(&self.parts).all);
-        for Lent(part) in parts {
-            // SAFETY: made by `Box::into_raw` (`lookup`), freed only here;
-            // every thread's use of the pool is over.
-            let mut part = unsafe { Box::from_raw(part.as_ptr()) };
-            // SAFETY: `state` is a field of this allocation, dropped after
-            // the parts, and was made by `with_owner`.
-            part.cache_mut()
-                .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }
