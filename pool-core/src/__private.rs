@@ -18,7 +18,8 @@ use std::hash::{BuildHasher, Hash};
 use crate::ReuseVec;
 use crate::reset::Reset;
 
-pub use crate::engine::cache::{LocalCache, RawCache as ThreadCache};
+pub use crate::engine::cache::LocalCache;
+pub use crate::engine::unset::ThreadCache;
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::release;
@@ -58,13 +59,6 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 ) -> Pool<T> {
     // SAFETY: the caller's promise.
     unsafe { Pool::from_parts(config, local, state, release) }
-}
-
-/// The calling thread's cache of a [`pool!`](crate::pool!) static, made
-/// on its first use of the pool: [`LocalCache::new`], without its type, so
-/// that the thread-local's machinery is compiled once for every pool.
-pub fn local_cache<T: Reset + Send + 'static>(state: &'static PoolState<T>) -> ThreadCache {
-    LocalCache::new(state).into_raw()
 }
 
 /// The pool of one instantiation of a generic derived struct: what the

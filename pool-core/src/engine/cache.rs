@@ -46,16 +46,15 @@ use crate::engine::policy::Local;
 use crate::engine::slot::{Entered, Slot, bump, epoch};
 
 /// A thread's cache without its type: what every slow path works on, and
-/// what a static pool's `thread_local!` holds.
-#[doc(hidden)]
-pub struct RawCache {
-    pub(super) slot: NonNull<CachePadded<Slot<Local>>>,
-    /// The pool's shared half, where misses, overflows and the thread's
-    /// exit go, and whose registry holds the slot.
-    pub(super) core: CoreRef,
+/// what a static pool's `thread_local!` holds (in a `ThreadCache`).
+pub(crate) struct RawCache {
+    /// Its slot; an unset cache's is `crate::engine::unset`'s, until then.
+    pub(super) slot: Cell<NonNull<CachePadded<Slot<Local>>>>,
+    /// The pool's shared half (misses, overflows, the thread's exit go
+    /// there); `CoreRef::NONE` while unset.
+    pub(super) core: Cell<CoreRef>,
     /// Whether [`RawCache::retire`] has run: the slot has left the
-    /// registry, holds nothing, and the slow paths go straight to the
-    /// shared store.
+    /// registry, holds nothing; the slow paths go to the shared store.
     pub(super) retired: Cell<bool>,
 }
 
@@ -63,34 +62,50 @@ impl RawCache {
     /// A cache for the pool whose core is `core`, registered with it.
     #[inline(never)]
     pub(crate) fn new(core: CoreRef) -> Self {
+        let (slot, core) = Self::registered(core);
+        RawCache {
+            slot: Cell::new(slot),
+            core: Cell::new(core),
+            retired: Cell::new(false),
+        }
+    }
+
+    /// A slot registered with `core`, for a new or an unset cache.
+    pub(super) fn registered(core: CoreRef) -> (NonNull<CachePadded<Slot<Local>>>, CoreRef) {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
         core.register();
         let local = Local::new(epoch().now(), core.bounds);
         let epoch = local.epoch;
-        RawCache {
-            slot: Slot::register(local, epoch, &core.caches),
-            core,
-            retired: Cell::new(false),
-        }
+        (Slot::register(local, epoch, &core.caches), core)
     }
 
     /// Points the cache at its pool's core anew, for a run-time pool being
     /// dropped (see `crate::pool::runtime`).
     pub(crate) fn set_core(&mut self, core: CoreRef) {
-        self.core = core;
+        self.core.set(core);
+    }
+
+    /// The pool's shared half.
+    #[inline(always)]
+    pub(super) fn core(&self) -> &PoolCore {
+        // SAFETY: not `CoreRef::NONE`: a cache is made with its core, or
+        // unset, and then handed one by its first slow path before anything
+        // reads it (`crate::engine::unset`).
+        unsafe { self.core.get().get() }
     }
 
     #[inline(always)]
     pub(super) fn slot(&self) -> &Slot<Local> {
-        // SAFETY: the slot is freed only by this handle's `drop`.
-        unsafe { self.slot.as_ref() }
+        // SAFETY: the slot is freed only by this handle's `drop`; `UNSET`
+        // is a static.
+        unsafe { self.slot.get().as_ref() }
     }
 
     /// Enters the slot for a slow path, waiting for a rotation that holds
-    /// it; `None` if the cache is retired or re-entered.
+    /// it; `None` if the cache is retired, unset or re-entered.
     pub(super) fn enter_slow(&self) -> Option<Entered<'_, Local>> {
-        if self.retired.get() {
+        if self.retired.get() || self.is_unset() {
             return None;
         }
         self.slot().enter_slow()
@@ -151,7 +166,7 @@ impl RawCache {
             return Err(value);
         }
         bump(&slot.dropped);
-        self.core.shared.destroy(value);
+        self.core().shared.destroy(value);
         Ok(())
     }
 
@@ -161,7 +176,7 @@ impl RawCache {
     #[inline]
     pub(crate) fn created(&self) {
         if self.retired.get() {
-            self.core.created(1);
+            self.core().created(1);
         } else {
             bump(&self.slot().created);
         }
@@ -175,21 +190,21 @@ impl RawCache {
     #[inline(never)]
     pub(crate) fn refill(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
         let Some(mut entered) = self.enter_slow() else {
-            return self.core.take_uncached(now);
+            return self.core().take_uncached(now);
         };
         let local = entered.get();
-        if local.items.is_empty() && self.core.shared.looks_empty() {
+        if local.items.is_empty() && self.core().shared.looks_empty() {
             // Nothing to age here and nothing to take there: skip the lock.
             // Under a burst larger than the pool, every miss lands here.
             local.epoch = now;
             local.missed();
             entered.open(now);
-            return (None, self.core.shared.graveyard());
+            return (None, self.core().shared.graveyard());
         }
         // The cache's old objects may go to the shared store, which `rotate`
         // must then age even if this pool is never touched again.
-        let now = self.core.register();
-        let mut store = self.core.shared.lock(now);
+        let now = self.core().register();
+        let mut store = self.core().shared.lock(now);
         local.turn_over(&mut store, now);
         let found = store.take().map(|(value, _tier)| value);
         let batch = local.missed();
@@ -219,13 +234,13 @@ impl RawCache {
     pub(crate) fn spill(&self, value: Erased) -> Graveyard<Erased> {
         // A pool with no thread caches, or a cache retired or re-entered:
         // straight to the shared store, without closing the gate.
-        let entered = if self.core.bounds.thread_capacity > 0 {
+        let entered = if self.core().bounds.thread_capacity > 0 {
             self.enter_slow()
         } else {
             None
         };
         let Some(mut entered) = entered else {
-            return self.core.put_uncached(value);
+            return self.core().put_uncached(value);
         };
         let returned = &self.slot().returned;
         let local = entered.get();
@@ -235,12 +250,12 @@ impl RawCache {
             local.items.push(value);
             bump(returned);
             entered.open(current);
-            return self.core.shared.graveyard();
+            return self.core().shared.graveyard();
         }
         // Reads the epoch itself, after registering the pool, rather than
         // trusting the fast path's earlier read.
-        let now = self.core.register();
-        let mut store = self.core.shared.lock(now);
+        let now = self.core().register();
+        let mut store = self.core().shared.lock(now);
         local.turn_over(&mut store, now);
         if local.items.len() >= local.bound {
             // Spill in one batch from the bottom, keeping the recently used
@@ -273,6 +288,9 @@ pub(crate) const PREFETCH: usize = 32;
 /// `None` means the pool has no idle object: the caller makes one.
 #[inline(never)]
 pub(crate) fn take_slow(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
+    if let Some(cache) = cache {
+        cache.register(core);
+    }
     // A miss with nothing to take anywhere, as under a burst larger
     // than the pool: straight to the constructor, with no lock taken.
     if core.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
@@ -305,6 +323,9 @@ fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<E
 /// disabled, and destroys what the store lets go of.
 #[inline(never)]
 pub(crate) fn put_slow(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
+    if let Some(cache) = cache {
+        cache.register(core);
+    }
     // A release past the bound, as under a burst larger than the pool:
     // the object is destroyed at once, as the store would bury it, with
     // no lock taken and no half-cache spilled only to be buried too.
@@ -377,8 +398,7 @@ impl std::fmt::Debug for RawCache {
 #[doc(hidden)]
 #[repr(transparent)]
 pub struct LocalCache<T> {
-    /// Read directly by the typed pool's fast paths, which would otherwise
-    /// make one more function per pooled type in a debug build.
+    /// Read directly by the typed pool's fast paths (`pool::slow::raw`).
     pub(crate) raw: RawCache,
     /// Its objects are `Boxed<T>`s.
     _objects: PhantomData<T>,
@@ -391,18 +411,12 @@ impl<T: Send + 'static> LocalCache<T> {
     /// # Safety
     ///
     /// `core`'s objects are `Boxed<T>`s of this `T`.
-    #[inline]
+    #[cfg(all(test, loom))]
     pub(crate) unsafe fn from_core(core: CoreRef) -> Self {
         LocalCache {
             raw: RawCache::new(core),
             _objects: PhantomData,
         }
-    }
-
-    /// The cache without its type, for a static pool's `thread_local!`.
-    #[inline]
-    pub(crate) fn into_raw(self) -> RawCache {
-        self.raw
     }
 
     /// The cache without its type, for the slow paths.

@@ -58,6 +58,23 @@ pub(crate) struct PoolCore {
 pub(crate) struct CoreRef(NonNull<PoolCore>);
 
 impl CoreRef {
+    /// A pointer to no core, for a cache not yet registered
+    /// (`RawCache::unset`), which reads it only once it is replaced.
+    #[cfg(not(all(test, loom)))]
+    pub(crate) const NONE: CoreRef = CoreRef(NonNull::dangling());
+
+    /// The core, for as long as the pointer is valid.
+    ///
+    /// # Safety
+    ///
+    /// The pointer is not [`CoreRef::NONE`].
+    #[inline(always)]
+    pub(crate) unsafe fn get<'a>(self) -> &'a PoolCore {
+        // SAFETY: the core outlives every holder of the pointer
+        // (`CoreRef::new`); the caller's promise that it is one.
+        unsafe { self.0.as_ref() }
+    }
+
     /// # Safety
     ///
     /// `core` must outlive the returned pointer and every copy of it.
@@ -129,8 +146,8 @@ impl PoolCore {
             Some(owner) => Entry::Owned(owner.clone()),
             // SAFETY: a core without an owner was made by `PoolState::new`,
             // and every way into one of those takes the state as
-            // `&'static` (`__private::finish`, `LocalCache::new`,
-            // `StateRef::from_static`), so its core field is `'static`
+            // `&'static` (`__private::finish`, with its unset caches,
+            // `RawCache::unset`, and `StateRef::from_static`), so its core field is `'static`
             // too; only `with_owner` states are reached otherwise.
             None => Entry::Static(unsafe { &*std::ptr::from_ref(self) }),
         };

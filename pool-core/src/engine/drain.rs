@@ -19,20 +19,20 @@ impl RawCache {
     /// execution, where no modelled lock may be taken).
     #[inline(never)]
     pub(crate) fn retire(&self) {
-        if self.retired.replace(true) {
+        if self.retired.replace(true) || self.is_unset() {
             return;
         }
         // Out of the registry first: no rotation can reach the slot after
         // this, so the owner needs no handshake to empty it.
-        lock(&self.core.caches).remove(self.slot);
+        lock(&self.core().caches).remove(self.slot.get());
         // SAFETY: unregistered, and this is its owner, outside any
         // operation (`retire` runs no user code before this point).
         let contents = unsafe { self.slot().contents_unregistered() };
         // SAFETY: as above; this is the only reference to the contents.
         let local = unsafe { contents.deref() };
-        let now = self.core.register();
+        let now = self.core().register();
         let len = local.items.len();
-        let mut store = self.core.shared.lock(now);
+        let mut store = self.core().shared.lock(now);
         let (epoch, capacity) = (local.epoch, local.capacity);
         store.put_from(&mut local.items, ..len, epoch, capacity);
         // A retired cache that is used again (by a later thread-local's
@@ -66,8 +66,8 @@ impl RawCache {
                 entered.open(epoch);
                 return;
             }
-            let now = self.core.register();
-            let mut store = self.core.shared.lock(now);
+            let now = self.core().register();
+            let mut store = self.core().shared.lock(now);
             store.expire(items);
             entered.open(epoch);
             drop(entered);
@@ -83,8 +83,11 @@ impl Drop for RawCache {
     /// its counters to the pool's totals.
     fn drop(&mut self) {
         self.retire();
+        if self.is_unset() {
+            return; // its slot is the static `UNSET`
+        }
         // SAFETY: `retire` took the slot out of the registry, and this
         // handle, its only other user, is going away.
-        unsafe { slot::free(self.slot) };
+        unsafe { slot::free(self.slot.get()) };
     }
 }

@@ -70,6 +70,14 @@ pub(crate) struct Owner {
 }
 
 impl Owner {
+    /// No thread: a closed slot's (`Slot::closed`), never taken for an
+    /// orphan (serial 0).
+    #[cfg(not(all(test, loom)))]
+    pub(crate) const NONE: Owner = Owner {
+        thread: 0,
+        forks: 0,
+    };
+
     /// The calling thread, now.
     pub(crate) fn current() -> Owner {
         Owner {

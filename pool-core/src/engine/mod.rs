@@ -40,3 +40,4 @@ pub(crate) mod slot;
 pub(crate) mod stats;
 pub(crate) mod store;
 pub(crate) mod trim;
+pub(crate) mod unset;

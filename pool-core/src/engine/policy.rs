@@ -61,6 +61,16 @@ pub(crate) enum Crossing {
 }
 
 impl Local {
+    /// An empty cache with no room, for a closed slot (`Slot::closed`).
+    #[cfg(not(all(test, loom)))]
+    pub(crate) const EMPTY: Local = Local {
+        items: Vec::new(),
+        bound: 0,
+        capacity: 0,
+        epoch: 0,
+        last_crossing: Crossing::None,
+    };
+
     /// An empty cache within `bounds`, current at epoch `now`.
     pub(crate) fn new(now: u64, bounds: Bounds) -> Self {
         Local {

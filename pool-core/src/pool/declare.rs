@@ -10,7 +10,7 @@
 
 use std::ptr::NonNull;
 
-use crate::engine::cache::RawCache;
+use crate::engine::unset::ThreadCache;
 use crate::pool::config::PoolConfig;
 use crate::pool::guard::{Abandoned, Home, Released};
 use crate::pool::state::{PoolState, StateRef};
@@ -110,8 +110,12 @@ macro_rules! pool {
                     <$ty as $crate::__private::PoolType>::Item,
                 > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
                 $crate::__private::thread_local! {
-                    static __POOL_CORE_LOCAL: $crate::__private::ThreadCache =
-                        $crate::__private::local_cache(&__POOL_CORE_STATE);
+                    static __POOL_CORE_LOCAL: $crate::__private::ThreadCache = const {
+                        // SAFETY: the key goes only to the pool `finish`
+                        // makes below, a static, whose core is in the
+                        // static state; the value is a thread-local.
+                        unsafe { $crate::__private::ThreadCache::unset() }
+                    };
                 }
                 (__POOL_CORE_CONFIG, (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE))
             };
@@ -148,7 +152,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// its guards point to it with no hold.
     pub(crate) const unsafe fn from_parts(
         config: PoolConfig<T>,
-        local: &'static LocalKey<RawCache>,
+        local: &'static LocalKey<ThreadCache>,
         state: &'static PoolState<T>,
         release: fn(NonNull<Home<T>>, Released<T>),
     ) -> Self {

@@ -26,9 +26,10 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::cache::LocalCache;
 use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
+use crate::engine::unset::ThreadCache;
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 use config::{PoolConfig, ResetOn};
@@ -93,7 +94,7 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
     /// The `thread_local!` that `pool!` declares, for a pool that is a
     /// `static` (`declare`'s invariant). A constant in a pool static, so
     /// the compiler folds the `match` on the fast paths away.
-    Static(&'static LocalKey<RawCache>),
+    Static(&'static LocalKey<ThreadCache>),
     /// A run-time pool's own per-object thread-locals.
     Owned(Owned<T>),
 }
@@ -301,7 +302,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// This thread's cache of this static pool, `None` once it is gone
     /// (in a thread-local destructor), through `slow::cache_of`.
     #[inline(always)]
-    fn static_cache(&self, key: &'static LocalKey<RawCache>) -> Option<&LocalCache<T>> {
+    fn static_cache(&self, key: &'static LocalKey<ThreadCache>) -> Option<&LocalCache<T>> {
         let cache = slow::cache_of(key)?;
         // SAFETY: `key` is this pool's (`from_parts`), so its cache is one
         // of a pool of `T`s. A thread-local lives until its destructor

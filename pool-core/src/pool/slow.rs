@@ -17,6 +17,7 @@ use std::ptr::NonNull;
 use crate::engine::cache::{LocalCache, RawCache, put_slow, take_slow};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::Erased;
+use crate::engine::unset::ThreadCache;
 use crate::pool::config::{MakeFn, ResetFn, RetainFn};
 use crate::sync::LocalKey;
 
@@ -35,8 +36,8 @@ pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
 /// non-generic function, so that `LocalKey::try_with` is compiled once for
 /// every pool, not once per pooled type.
 #[inline(always)]
-pub(crate) fn cache_of(key: &'static LocalKey<RawCache>) -> Option<NonNull<RawCache>> {
-    key.try_with(|cache| NonNull::from(cache)).ok()
+pub(crate) fn cache_of(key: &'static LocalKey<ThreadCache>) -> Option<NonNull<RawCache>> {
+    key.try_with(|cache| NonNull::from(cache.raw())).ok()
 }
 
 /// An acquire's miss: an object from the shared tiers, reset with `reset`

@@ -214,19 +214,12 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
 /// as the engine knows no pool's state.
 impl<T: Reset + Send + 'static> LocalCache<T> {
     /// The calling thread's cache for the pool whose shared half is
-    /// `state`, registered with it.
-    ///
-    /// Runs once per thread, on the thread's first use of the pool (it is the
-    /// `thread_local!`'s initializer), so the fast paths never have to ask
-    /// whether the cache is set up. Allocates its slot, and nothing for the
-    /// objects: the first release grows the cache.
-    pub fn new(state: &'static PoolState<T>) -> Self {
-        Self::with_state(StateRef::from_static(state))
-    }
-
-    /// The calling thread's cache for the pool whose shared half is
-    /// `state`: [`new`](Self::new), for a static or a run-time pool.
-    #[inline]
+    /// `state`, registered with it: a run-time pool's part's, or a loom
+    /// model's. (A static pool's `thread_local!` starts unset and
+    /// registers on its thread's first slow path: `RawCache::unset`.)
+    /// Allocates its slot, and nothing for the objects: the first release
+    /// grows the cache.
+    #[cfg(all(test, loom))]
     pub(crate) fn with_state(state: StateRef<T>) -> Self {
         // SAFETY: the core of a pool of `T`s, which holds only `T`s.
         unsafe { LocalCache::from_core(state.core()) }

@@ -11,13 +11,13 @@ use loom::thread;
 
 use super::loom_support::{Obj, assert_nothing_lost_or_leaked, create, live};
 use crate::__private::{Home, LocalCache, PoolState, Released, finish, release};
-use crate::engine::cache::RawCache;
+use crate::engine::unset::ThreadCache;
 use crate::{Pool, Pooled, rotate};
 
 const CAPACITY: usize = 2;
 
 loom::thread_local! {
-    static CACHE: RawCache = LocalCache::<Obj>::with_state(guarded().state).into_raw();
+    static CACHE: ThreadCache = ThreadCache(LocalCache::<Obj>::with_state(guarded().state).raw);
 }
 
 loom::lazy_static! {

@@ -10,9 +10,9 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::__private::{LocalCache, PoolState, finish};
-use crate::engine::cache::RawCache;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
+use crate::engine::unset::ThreadCache;
 use crate::{Pool, Reset};
 
 loom::lazy_static! {
@@ -63,7 +63,7 @@ pub(super) fn create() -> Obj {
 
 loom::thread_local! {
     /// The key of the models' pools, which pass each thread's cache by hand.
-    static NO_CACHE: RawCache = unreachable!("the models pass each thread's cache by hand");
+    static NO_CACHE: ThreadCache = unreachable!("the models pass each thread's cache by hand");
 }
 
 /// A pool for one execution of a model. Leaked: the pool API wants
