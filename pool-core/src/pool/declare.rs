@@ -172,5 +172,6 @@ impl<T: Reset + Send + 'static> Pool<T> {
 fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
     // SAFETY: a static pool's home is its first field (`repr(C)`), and the
     // pool lives for ever.
-    unsafe { home.cast::<Pool<T>>().as_ref() }.abandon(value);
+    let pool = unsafe { home.cast::<Pool<T>>().as_ref() };
+    crate::pool::slow::abandon(&pool.state.core, value.erase());
 }

@@ -12,7 +12,7 @@ use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
-use crate::engine::erased::Boxed;
+use crate::engine::erased::{Boxed, Erased};
 use crate::reset::Reset;
 
 /// Where a guard's object goes back: the one thing a [`Pooled`] points to.
@@ -49,6 +49,21 @@ pub struct Released<T>(pub(crate) Boxed<T>);
 /// What a guard that does not give its object back hands its home, as
 /// [`Home::abandon`] takes it.
 pub(crate) struct Abandoned<T>(pub(crate) Option<Boxed<T>>);
+
+impl<T: Send> Abandoned<T> {
+    /// The object, erased, for the pools' one `abandon`
+    /// (`crate::pool::slow::abandon`).
+    #[inline(always)]
+    pub(crate) fn erase(self) -> Option<Erased> {
+        // Not `Option::map`: one function fewer per pooled type in a debug
+        // build.
+        #[allow(clippy::manual_map, reason = "see above")]
+        match self.0 {
+            Some(value) => Some(Erased::new(value)),
+            None => None,
+        }
+    }
+}
 
 impl<T> fmt::Debug for Released<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

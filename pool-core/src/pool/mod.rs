@@ -26,7 +26,7 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::LocalCache;
+use crate::engine::cache::RawCache;
 use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
 use crate::engine::unset::ThreadCache;
@@ -196,7 +196,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 let now = epoch().now();
                 // `None` if this thread's cache is gone (we are in a
                 // thread-local destructor): go without it.
-                let value = self.take(self.static_cache(key), now);
+                let value = self.take(slow::static_cache(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -229,7 +229,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Acquires with `cache` as this thread's cache: an idle object (reset
     /// here if the pool resets on acquire), or a new one.
     #[inline]
-    pub(crate) fn take(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+    pub(crate) fn take(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
         self.take_as(cache, now, self.config.reset_on)
     }
 
@@ -239,11 +239,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(always)]
     pub(crate) fn take_as(
         &self,
-        cache: Option<&LocalCache<T>>,
+        cache: Option<&RawCache>,
         now: u64,
         reset_on: ResetOn,
     ) -> Boxed<T> {
-        if let Some(value) = slow::pop(slow::raw(cache), now) {
+        if let Some(value) = slow::pop(cache, now) {
             // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             let mut value = unsafe { value.into_boxed() };
@@ -260,7 +260,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// pool's constructor and, if it resets on acquire, its reset.
     #[cold]
     #[inline(never)]
-    fn take_slow(&self, cache: Option<&LocalCache<T>>, now: u64) -> Boxed<T> {
+    fn take_slow(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
         let reset = match self.config.reset_on {
             ResetOn::Acquire => Some(config::reset::<T> as config::ResetFn),
             ResetOn::Release => None,
@@ -272,7 +272,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         unsafe {
             let value = slow::take(
                 &self.state.core,
-                slow::raw(cache),
+                cache,
                 now,
                 reset,
                 (config::make::<T>, create),
@@ -296,20 +296,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         };
         let now = epoch().now();
         // With this thread's cache gone: straight to the shared store.
-        self.give(self.static_cache(key), value, now);
-    }
-
-    /// This thread's cache of this static pool, `None` once it is gone
-    /// (in a thread-local destructor), through `slow::cache_of`.
-    #[inline(always)]
-    fn static_cache(&self, key: &'static LocalKey<ThreadCache>) -> Option<&LocalCache<T>> {
-        let cache = slow::cache_of(key)?;
-        // SAFETY: `key` is this pool's (`from_parts`), so its cache is one
-        // of a pool of `T`s. A thread-local lives until its destructor
-        // runs, at its thread's exit and not within an operation of that
-        // thread (once it starts, `try_with` fails), so the cache outlives
-        // this borrow, which the caller keeps for one operation.
-        Some(unsafe { LocalCache::from_raw(cache.as_ref()) })
+        self.give(slow::static_cache(key), value, now);
     }
 
     /// Resets a released object (unless the pool resets on acquire) and
@@ -331,12 +318,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // compiler folds away in the release `pool!` generates.
         if let Some((retain, retains)) = &self.config.retain {
             let retain = (*retains, NonNull::from(retain).cast());
-            // SAFETY: the test and its function are this pool's; what comes
-            // back is the object given, a `Boxed<T>` of this `T`.
-            return unsafe {
-                slow::keep_if(&self.state.core, Erased::new(value), retain)
-                    .map(|value| value.into_boxed())
+            // SAFETY: the test and its function are this pool's.
+            let kept = unsafe { slow::keep_if(&self.state.core, Erased::new(value), retain) };
+            #[allow(clippy::question_mark, reason = "no `Try` impl per pooled type")]
+            let Some(kept) = kept else {
+                return None;
             };
+            // SAFETY: the object given, a `Boxed<T>` of this `T`.
+            return Some(unsafe { kept.into_boxed() });
         }
         Some(value)
     }
@@ -355,8 +344,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Returns a prepared `value` with `cache` as this thread's cache.
     #[inline(always)]
-    pub(crate) fn give(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>, now: u64) {
-        let cache = slow::raw(cache);
+    pub(crate) fn give(&self, cache: Option<&RawCache>, value: Boxed<T>, now: u64) {
         let value = match cache {
             Some(cache) => match cache.push(Erased::new(value), now) {
                 Ok(()) => return,
@@ -371,8 +359,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Files `value` when the thread cache is gone or disabled.
     #[inline(always)]
-    fn put_slow(&self, cache: Option<&LocalCache<T>>, value: Boxed<T>) {
-        slow::put(&self.state.core, slow::raw(cache), Erased::new(value));
+    fn put_slow(&self, cache: Option<&RawCache>, value: Boxed<T>) {
+        slow::put(&self.state.core, cache, Erased::new(value));
     }
 }
 
@@ -380,8 +368,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Counts and drops an object that does not come back: `Some`,
     /// discarded; `None`, taken out of the pool for good (detached).
     #[inline]
-    pub(crate) fn abandon(&self, Abandoned(value): Abandoned<T>) {
-        slow::abandon(&self.state.core, value.map(Erased::new));
+    pub(crate) fn abandon(&self, value: Abandoned<T>) {
+        slow::abandon(&self.state.core, value.erase());
     }
 }
 

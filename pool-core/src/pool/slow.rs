@@ -32,12 +32,17 @@ pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
     }
 }
 
-/// This thread's value of a static pool's cache key, through one
-/// non-generic function, so that `LocalKey::try_with` is compiled once for
-/// every pool, not once per pooled type.
+/// This thread's cache of a static pool, through one non-generic
+/// function, so that `LocalKey::try_with` is compiled once for every pool,
+/// not once per pooled type. (Always `Some`: the thread-local has no
+/// destructor to have run.)
 #[inline(always)]
-pub(crate) fn cache_of(key: &'static LocalKey<ThreadCache>) -> Option<NonNull<RawCache>> {
-    key.try_with(|cache| NonNull::from(cache.raw())).ok()
+pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
+    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
+    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
+    // value lives until the thread ends, and the reference cannot outlive
+    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
+    Some(unsafe { cache.as_ref() })
 }
 
 /// An acquire's miss: an object from the shared tiers, reset with `reset`

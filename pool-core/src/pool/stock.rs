@@ -123,8 +123,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // thread-local destructor), it has handed its objects over.
         match &self.local {
             Caches::Static(key) => {
-                if let Some(cache) = self.static_cache(key) {
-                    cache.raw().clear();
+                if let Some(cache) = crate::pool::slow::static_cache(key) {
+                    cache.clear();
                 }
             }
             // SAFETY: a run-time pool's own allocation and `clear`, alive

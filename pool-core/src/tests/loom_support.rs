@@ -90,7 +90,7 @@ pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
 /// Acquires on the thread that owns `cache`, checking the object is clean
 /// (reset, and not held by anyone else), then marks it held.
 pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxed<Obj> {
-    let mut obj = pool.take(Some(cache), epoch().now());
+    let mut obj = pool.take(Some(cache.raw()), epoch().now());
     assert!(
         !obj.dirty,
         "object {} was handed out without being reset",
@@ -104,7 +104,7 @@ pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxe
 pub(super) fn release(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>, mut obj: Boxed<Obj>) {
     assert!(obj.dirty, "object {} was released twice", obj.id);
     pool.reset(&mut obj);
-    pool.give(Some(cache), obj, epoch().now());
+    pool.give(Some(cache.raw()), obj, epoch().now());
 }
 
 /// Objects alive now.

@@ -277,7 +277,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         // caller's `&Pool` keeps alive); other threads touch only its
         // `back`.
         let here = unsafe { part.as_ref() };
-        let value = pool.take_as(Some(here.cache()), epoch().now(), here.reset_on);
+        let value = pool.take_as(Some(here.cache().raw()), epoch().now(), here.reset_on);
         here.lend();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
@@ -443,7 +443,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
     pub(super) fn put_as(&self, value: Boxed<T>, reset_on: ResetOn) {
         if let Some(value) = self.pool.prepare_as(value, reset_on) {
             let now = epoch().now();
-            self.pool.give(self.cache(), value, now);
+            self.pool
+                .give(crate::pool::slow::raw(self.cache()), value, now);
         }
     }
 }
