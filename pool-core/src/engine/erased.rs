@@ -17,6 +17,7 @@
 //!    once in pool-core rather than once per pooled type: a derived struct
 //!    costs its fast paths and one `dispose`, not a copy of the tiers.
 
+use std::alloc::Layout;
 use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
@@ -176,20 +177,48 @@ pub(crate) fn drop_boxed<T>(boxed: Boxed<T>) {
 /// thread's 2 MiB stack where `Box::new(T::new())` fits. Here the box is
 /// allocated first and the constructor's result is moved into it, one
 /// copy at most, as `Box::new` itself does.
+///
+/// The allocation and its release on a panic of `create` are compiled once
+/// (`allocate`, `Unfilled`), not once per pooled type as
+/// `Box::new_uninit` and its drop would be (docs/PERFORMANCE.md, "Compile
+/// cost of the derive").
 #[inline]
 pub(crate) fn boxed_with<T>(create: impl FnOnce() -> T) -> Boxed<T> {
-    let mut boxed = Box::<Padded<T>>::new_uninit();
-    let slot = boxed.as_mut_ptr();
-    // SAFETY: `slot` points into a live allocation sized and aligned for a
+    let layout = Layout::new::<Padded<T>>();
+    let unfilled = Unfilled(allocate(layout), layout);
+    let slot = unfilled.0.cast::<Padded<T>>().as_ptr();
+    // SAFETY: `slot` points to a live allocation sized and aligned for a
     // `Padded<T>`, and `&raw mut` makes a pointer to its `value` field
     // without reading or referencing the uninitialized memory. `write`
-    // moves the value in without dropping what was there (nothing).
+    // moves the value in without dropping what was there (nothing). If
+    // `create` panics, `unfilled` frees the allocation, with no `T` in it.
     unsafe { (&raw mut (*slot).value).write(create()) };
-    // SAFETY: `value` was initialized above; `_gap`, the only other field,
-    // is a `MaybeUninit`, for which any bytes (none) are a valid value. If
-    // `create` panicked we never get here, and the uninitialized box is
-    // freed without dropping a `T`.
-    unsafe { boxed.assume_init() }
+    std::mem::forget(unfilled);
+    // SAFETY: allocated by the global allocator with `Padded<T>`'s layout,
+    // as `Box` allocates; `value` is initialized above, and `_gap`, the
+    // only other field, is a `MaybeUninit`, for which any bytes are valid.
+    unsafe { Box::from_raw(slot) }
+}
+
+/// Allocates `layout` (never zero-sized: a `Padded` has its gap) with the
+/// global allocator, as `Box` does.
+#[inline(never)]
+fn allocate(layout: Layout) -> NonNull<u8> {
+    // SAFETY: `layout` is not zero-sized (`GAP` bytes at least).
+    let raw = unsafe { std::alloc::alloc(layout) };
+    NonNull::new(raw).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+}
+
+/// An allocation from [`allocate`] with no object in it yet: freed if
+/// dropped (the constructor panicked).
+struct Unfilled(NonNull<u8>, Layout);
+
+impl Drop for Unfilled {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `allocate` with this layout, and holding no
+        // object that would need dropping.
+        unsafe { std::alloc::dealloc(self.0.as_ptr(), self.1) };
+    }
 }
 
 impl<T> Padded<T> {
