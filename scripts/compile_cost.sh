@@ -55,7 +55,7 @@ TOML
     echo "[workspace]" >>"$dir/Cargo.toml"
     {
         echo "#![allow(dead_code)]"
-        [[ $derive == yes && $ACQUIRE != 0 ]] && echo "use pool_core::Poolable;"
+        [[ $derive == yes ]] && echo "use pool_core::Poolable;"
         [[ $derive == floor ]] && cat <<'RUST'
 // The floor: what the least a per-type pool can be costs to compile. Each
 // struct gets its own `thread_local!` free list, an acquire that pops or
