@@ -398,7 +398,7 @@ impl std::fmt::Debug for RawCache {
 #[doc(hidden)]
 #[repr(transparent)]
 pub struct LocalCache<T> {
-    /// Read directly by the typed pool's fast paths (`pool::slow::raw`).
+    /// Read directly by the typed pool's fast paths (`crate::pool::raw`).
     pub(crate) raw: RawCache,
     /// Its objects are `Boxed<T>`s.
     _objects: PhantomData<T>,

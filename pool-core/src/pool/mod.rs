@@ -26,7 +26,7 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::RawCache;
+use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
 use crate::engine::unset::ThreadCache;
@@ -196,7 +196,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 let now = epoch().now();
                 // `None` if this thread's cache is gone (we are in a
                 // thread-local destructor): go without it.
-                let value = self.take(slow::static_cache(key), now);
+                let value = self.take(static_cache(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -243,7 +243,13 @@ impl<T: Reset + Send + 'static> Pool<T> {
         now: u64,
         reset_on: ResetOn,
     ) -> Boxed<T> {
-        if let Some(value) = slow::pop(cache, now) {
+        // A `match`, not `and_then`: a closure here would be one more
+        // function per pooled type in a debug build.
+        let popped = match cache {
+            Some(cache) => cache.pop(now),
+            None => None,
+        };
+        if let Some(value) = popped {
             // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             let mut value = unsafe { value.into_boxed() };
@@ -296,7 +302,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         };
         let now = epoch().now();
         // With this thread's cache gone: straight to the shared store.
-        self.give(slow::static_cache(key), value, now);
+        self.give(static_cache(key), value, now);
     }
 
     /// Resets a released object (unless the pool resets on acquire) and
@@ -401,4 +407,28 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 #[inline(always)]
 pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
     pool.put_boxed(value.0);
+}
+
+/// A typed cache without its type, with no call (each call of a generic
+/// function is one more function per pooled type in a debug build).
+#[allow(clippy::inline_always, reason = "a field access, also unoptimised")]
+#[inline(always)]
+pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
+    match cache {
+        Some(cache) => Some(&cache.raw),
+        None => None,
+    }
+}
+
+/// This thread's cache of a static pool, through one non-generic
+/// function, so that `LocalKey::try_with` is compiled once for every pool,
+/// not once per pooled type. (Always `Some`: the thread-local has no
+/// destructor to have run.)
+#[inline(always)]
+pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
+    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
+    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
+    // value lives until the thread ends, and the reference cannot outlive
+    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
+    Some(unsafe { cache.as_ref() })
 }

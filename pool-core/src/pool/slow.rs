@@ -14,36 +14,10 @@
 
 use std::ptr::NonNull;
 
-use crate::engine::cache::{LocalCache, RawCache, put_slow, take_slow};
+use crate::engine::cache::{RawCache, put_slow, take_slow};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::Erased;
-use crate::engine::unset::ThreadCache;
 use crate::pool::config::{MakeFn, ResetFn, RetainFn};
-use crate::sync::LocalKey;
-
-/// A typed cache without its type, with no call (each call of a generic
-/// function is one more function per pooled type in a debug build).
-#[allow(clippy::inline_always, reason = "a field access, also unoptimised")]
-#[inline(always)]
-pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
-    match cache {
-        Some(cache) => Some(&cache.raw),
-        None => None,
-    }
-}
-
-/// This thread's cache of a static pool, through one non-generic
-/// function, so that `LocalKey::try_with` is compiled once for every pool,
-/// not once per pooled type. (Always `Some`: the thread-local has no
-/// destructor to have run.)
-#[inline(always)]
-pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
-    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
-    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
-    // value lives until the thread ends, and the reference cannot outlive
-    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
-    Some(unsafe { cache.as_ref() })
-}
 
 /// An acquire's miss: an object from the shared tiers, reset with `reset`
 /// if the pool resets on acquire, or else a new one from `make` (with its
@@ -124,13 +98,6 @@ pub(crate) unsafe fn keep_if(
     core.reject();
     core.shared.destroy(value);
     None
-}
-
-/// The fast path of an acquire, for every pool: an object from `cache` if
-/// it is current and not empty.
-#[inline(always)]
-pub(crate) fn pop(cache: Option<&RawCache>, now: u64) -> Option<Erased> {
-    cache?.pop(now)
 }
 
 /// Counts and drops an object whose guard does not give it back: `Some`,

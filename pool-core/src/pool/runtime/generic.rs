@@ -123,11 +123,7 @@ unsafe fn acquire_leaked<T: Reset + Send + 'static, const RESET: bool>(
     } else {
         ResetOn::Release
     };
-    let value = pool.take_as(
-        crate::pool::slow::raw(owned.cache()),
-        epoch().now(),
-        reset_on,
-    );
+    let value = pool.take_as(crate::pool::raw(owned.cache()), epoch().now(), reset_on);
     // SAFETY: the pool lives for ever, so its home does; it is the first
     // field of the allocation's first field (both `repr(C)`), and the
     // pointer has the whole allocation's provenance.

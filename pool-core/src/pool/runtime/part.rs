@@ -443,8 +443,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     pub(super) fn put_as(&self, value: Boxed<T>, reset_on: ResetOn) {
         if let Some(value) = self.pool.prepare_as(value, reset_on) {
             let now = epoch().now();
-            self.pool
-                .give(crate::pool::slow::raw(self.cache()), value, now);
+            self.pool.give(crate::pool::raw(self.cache()), value, now);
         }
     }
 }
