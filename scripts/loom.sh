@@ -21,13 +21,13 @@ if [ $# -gt 0 ]; then
 fi
 
 # Every model, in two halves at once, one per core, each half one model at
-# a time. Three models take about three minutes each (release build,
-# 2026-12-01): loom_reclaim's and loom_shared's largest and
-# loom_rotation's refilling one. The test harness's own two threads take
-# them in name order, which leaves the last of them running alone for
-# minutes (7.5 minutes in all, against about 6 for these halves: 6 and
-# 4.5 minutes of CPU). Run two at a time, not three: three on two cores
-# took longer than the harness's order.
+# a time. Four models take minutes each: loom_reclaim's and loom_shared's
+# largest (the first half) and loom_rotation's refilling and spilling
+# ones (the second, with every shorter module); the halves take about as
+# long as each other. The test harness's own two threads take the models
+# in name order, which leaves the last long one running alone for
+# minutes. Run two at a time, not three: three on two cores took longer
+# than the harness's order.
 cargo test -q -p pool-core --no-default-features --lib --release --no-run
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT

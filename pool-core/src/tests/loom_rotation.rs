@@ -52,8 +52,8 @@ where
 }
 
 /// Two objects wait in the primary tier; two threads with two-object caches
-/// each acquire `n` and release them, while a third thread ages the store.
-fn two_threads_with_a_rotation(n: usize) {
+/// each acquire two and release them, while a third thread ages the store.
+fn two_threads_refilling_with_a_rotation() {
     let capacity = 2;
     let pool = pool(capacity, 2);
     let seeded: Vec<_> = {
@@ -67,7 +67,7 @@ fn two_threads_with_a_rotation(n: usize) {
         .map(|_| {
             thread::spawn(move || {
                 let cache = new_cache(pool);
-                let held: Vec<_> = (0..n).map(|_| acquire(pool, &cache)).collect();
+                let held: Vec<_> = (0..2).map(|_| acquire(pool, &cache)).collect();
                 for obj in held {
                     release(pool, &cache, obj);
                 }
@@ -80,7 +80,7 @@ fn two_threads_with_a_rotation(n: usize) {
     }
     rotator.join().unwrap();
     assert_nothing_lost_or_leaked(pool, capacity);
-    assert_eq!(pool.stats().returned as usize, 2 + 2 * n);
+    assert_eq!(pool.stats().returned, 2 + 2 * 2);
     rotate();
     rotate();
     assert_eq!(live(), 0, "two rotations with no use expire everything");
@@ -92,20 +92,67 @@ fn rotation_racing_with_two_threads_refilling_loses_nothing() {
     // Each thread's first miss takes a seeded object and refills its cache
     // with the other (if the other thread has not taken it), the second
     // acquire hits the cache or misses again; releases fill the caches.
-    model_with_preemptions_at_most(2, || two_threads_with_a_rotation(2));
+    // No cache overflows here: spilling is the next model's.
+    model_with_preemptions_at_most(2, two_threads_refilling_with_a_rotation);
+}
+
+/// One object waits in the primary tier, which has room for two; two
+/// threads with two-object caches each release three objects made
+/// elsewhere, while a third thread ages the store.
+fn two_threads_spilling_with_a_rotation() {
+    let capacity = 2;
+    let pool = pool(capacity, 2);
+    let (seeded, mut released): (Vec<_>, Vec<_>) = {
+        let cache = new_cache(pool);
+        let mut made: Vec<_> = (0..7).map(|_| acquire(pool, &cache)).collect();
+        let released = made.split_off(1);
+        (made, released)
+    };
+    for obj in seeded {
+        release_uncached(pool, obj);
+    }
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            let mine = released.split_off(released.len() - 3);
+            thread::spawn(move || {
+                let cache = new_cache(pool);
+                for obj in mine {
+                    release(pool, &cache, obj);
+                }
+            })
+        })
+        .collect();
+    let rotator = thread::spawn(rotate);
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    rotator.join().unwrap();
+    assert_nothing_lost_or_leaked(pool, capacity);
+    assert_eq!(pool.stats().returned, 1 + 2 * 3);
+    rotate();
+    rotate();
+    assert_eq!(live(), 0, "two rotations with no use expire everything");
+    assert_eq!(pool.stats().idle, 0);
 }
 
 #[test]
-fn rotation_racing_with_two_threads_spilling_and_refilling_loses_nothing() {
-    // As above, and each thread's third release finds its cache full and
-    // spills the older half into a store with room for two, or, the store
-    // full, destroys its object without the lock. At most one preemption:
-    // the lock-free ends' loads make the search at two far longer than the
-    // CI budget; at one it still fails when the lock-free drop goes
-    // uncounted. The
-    // lock-free drop has models of its own at four: racing an acquire
-    // (`loom_shared`) and racing a rotation (below).
-    model_with_preemptions_at_most(1, || two_threads_with_a_rotation(3));
+fn rotation_racing_with_two_threads_spilling_loses_nothing() {
+    // Each thread's first release grows its cache, without the store; the
+    // second fills it; the third finds it full and either spills the older
+    // half into the store or, the primary tier looking full in the current
+    // epoch, destroys its object without the lock, counted in the thread's
+    // slot. Unrotated, the first thread to spill fills the store and the
+    // second destroys; after a rotation the seeded object is a victim,
+    // which the second spill evicts; a rotation between a thread's releases
+    // ages its cache (itself, or the thread's next release). Then the
+    // threads exit, handing their caches to the store. At two preemptions,
+    // as the other three-thread models; the refilling is the model above's
+    // (refilling and spilling together, three acquires and three releases
+    // a thread, put the search at two far beyond the CI budget). It fails
+    // when the lock-free drop goes uncounted. The lock-free drop has models
+    // of its own at four: racing an acquire (`loom_shared`) and racing a
+    // rotation (below).
+    model_with_preemptions_at_most(2, two_threads_spilling_with_a_rotation);
 }
 
 /// The store's primary tier is full (two objects, its capacity); a thread
@@ -146,7 +193,7 @@ fn rotation_racing_with_a_release_past_a_full_cache_and_store_loses_nothing() {
     // destroys its object without the lock; once the rotation has aged
     // the store, it spills into the victims' room instead. Two threads, so
     // this keeps the full bound, where the three-thread spilling model
-    // above is held at one preemption.
+    // above is held at two.
     loom::model(a_full_store_and_a_thread_releasing_past_its_cache_with_a_rotation);
 }
 
