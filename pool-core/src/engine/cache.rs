@@ -7,13 +7,8 @@
 //!
 //! Invariants:
 //! 1. The cache holds at most its `thread_capacity` objects, all released
-//!    in the epoch it records; a cache found in an older epoch hands its
-//!    objects to the shared store (which files them as victims or expires
-//!    them) before it is used again, whether its owner finds it so on its
-//!    next operation or a rotation does while the owner is idle. Its
-//!    buffer's capacity is the room the fast path checks, so it never
-//!    exceeds the bound. The bounds are the cache's own, given when it is
-//!    made (the pool's `Bounds`, which never change).
+//!    in the epoch it records (`crate::engine::policy`'s invariant, with
+//!    the bounds given when the cache is made, the pool's `Bounds`).
 //! 2. Its objects live in a [`Slot`](crate::engine::slot::Slot) on the
 //!    heap, which the owner enters for each operation and a rotation may
 //!    enter while the owner is between operations (the handshake in
@@ -27,11 +22,10 @@
 //!    (a tree of pooled nodes, say). Should the slot be busy (re-entered),
 //!    the cache falls back to the shared store rather than wait.
 //!
-//! Everything here but [`LocalCache`] is on erased objects
-//! (`crate::engine::erased::Erased`) and compiled once in pool-core; the
-//! typed handle's fast paths, inlined where the pool is used, only turn the
-//! erased pointer back into the box. Where a cache's objects go when it
-//! ends (its thread's exit) or is cleared is `crate::engine::drain`'s.
+//! Everything here but [`LocalCache`] is on erased objects (compiled once
+//! in pool-core); the typed handle's fast paths, inlined where the pool is
+//! used, only turn the erased pointer back into the box. Where a cache's
+//! objects go when it ends or is cleared is `crate::engine::drain`'s.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -135,6 +129,15 @@ impl RawCache {
         Ok(())
     }
 
+    /// `Local::refill_found` and `Local::spill_fit`, at epoch `now`; both
+    /// `false` if the cache is out of date or in use.
+    #[inline]
+    pub(crate) fn last_exchange(&self, now: u64) -> (bool, bool) {
+        let mut entered = self.slot().enter(now);
+        let local = entered.as_mut().map(Entered::get);
+        local.map_or((false, false), |l| (l.refill_found, l.spill_fit))
+    }
+
     /// Records an acquire's miss at epoch `now` without the slot's lock,
     /// if the cache is current (and so, since `pop` at `now` has just
     /// failed, empty), and says whether it was: then the miss has nothing
@@ -170,9 +173,8 @@ impl RawCache {
         Ok(())
     }
 
-    /// Counts an object made on this thread for an acquire that missed:
-    /// in the slot, with no read-modify-write, unless the cache is retired
-    /// (its slot's counters are summed no more).
+    /// Counts an object made on this thread for an acquire that missed: in
+    /// the slot, no read-modify-write, unless the cache is retired.
     #[inline]
     pub(crate) fn created(&self) {
         if self.retired.get() {
@@ -193,9 +195,8 @@ impl RawCache {
             return self.core().take_uncached(now);
         };
         let local = entered.get();
-        if local.items.is_empty() && self.core().shared.looks_empty() {
-            // Nothing to age here and nothing to take there: skip the lock.
-            // Under a burst larger than the pool, every miss lands here.
+        if !local.refill_found && local.items.is_empty() && self.core().shared.looks_empty() {
+            // Nothing to age here, nothing there (a burst's misses): no lock.
             local.epoch = now;
             local.missed();
             entered.open(now);
@@ -207,15 +208,14 @@ impl RawCache {
         let mut store = self.core().shared.lock(now);
         local.turn_over(&mut store, now);
         let found = store.take().map(|(value, _tier)| value);
+        local.refill_found = found.is_some();
         let batch = local.missed();
         if let Some(found) = &found {
             store.take_batch(&mut local.items, batch);
-            // These objects were last written by the threads that released
-            // them, in a producer/consumer pair always the other core. One
-            // prefetch per object now lets their lines cross together
-            // instead of one miss per acquire (docs/PERFORMANCE.md,
-            // cross-thread). At most `PREFETCH`: the ones acquired first,
-            // from the top.
+            // Last written by the threads that released them (in a
+            // producer/consumer pair, the other core): asked for now, their
+            // lines cross together, not one miss per acquire. At most
+            // `PREFETCH`, the ones acquired first (docs/PERFORMANCE.md).
             found.prefetch();
             let n = local.items.len();
             for item in &local.items[n.saturating_sub(PREFETCH)..] {
@@ -257,13 +257,21 @@ impl RawCache {
         let now = self.core().register();
         let mut store = self.core().shared.lock(now);
         local.turn_over(&mut store, now);
-        if local.items.len() >= local.bound {
+        bump(returned);
+        let full = local.items.len() >= local.bound;
+        // `drop_if_full`'s case, seen under the lock: bury only `value`.
+        local.spill_fit = !(full && store.primary_full(local.capacity));
+        if !local.spill_fit {
+            store.put_one(value, local.capacity);
+            entered.open(now);
+            return store.unlock();
+        }
+        if full {
             // Spill in one batch from the bottom, keeping the recently used
             // (cache-warm) top unless this thread only releases.
             let (spill, capacity) = (local.overflowed(), local.capacity);
             store.put_from(&mut local.items, ..spill, now, capacity);
         }
-        bump(returned);
         if local.items.len() < local.items.capacity() || local.grow() {
             local.items.push(value);
         } else {
@@ -277,10 +285,9 @@ impl RawCache {
 }
 
 /// The most objects of a refill whose lines [`RawCache::refill`] asks for
-/// ahead of use: one default thread cache (`crate::pool::config` checks
-/// that they agree). A larger
-/// cache's deeper objects are acquired long after the refill, and asking
-/// for them then would only push the first ones out of the core's caches.
+/// ahead of use: one default thread cache (`crate::pool::config` checks);
+/// a larger cache's deeper objects are acquired long after the refill, and
+/// asking for them then would push the first ones out of the core's caches.
 pub(crate) const PREFETCH: usize = 32;
 
 /// The slow path of an acquire (`Pool::take_slow`), erased: through
@@ -291,9 +298,10 @@ pub(crate) fn take_slow(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> 
     if let Some(cache) = cache {
         cache.register(core);
     }
-    // A miss with nothing to take anywhere, as under a burst larger
-    // than the pool: straight to the constructor, with no lock taken.
-    if core.shared.looks_empty() && cache.is_none_or(|cache| cache.missed_current(now)) {
+    // Nothing to take anywhere (a burst larger than the pool): to the
+    // constructor, no lock; unless the last refill found objects.
+    let stocked = cache.is_some_and(|cache| cache.last_exchange(now).0);
+    if !stocked && core.shared.looks_empty() && cache.is_none_or(|c| c.missed_current(now)) {
         return None;
     }
     take_through(core, cache, now)
@@ -310,9 +318,8 @@ fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<E
         drop(dead);
         return None;
     };
-    // The object is this acquire's from here on. If a destructor in
-    // `dead` panics, the unwind drops it as it drops a guard: counted
-    // as discarded, not lost with `in_use` stuck at one.
+    // This acquire's from here on: if a destructor in `dead` panics, the
+    // unwind drops it as a guard, counted as discarded, not lost.
     let held = Held(Some(value), core);
     drop(dead);
     held.into_inner()
@@ -326,17 +333,18 @@ pub(crate) fn put_slow(core: &PoolCore, cache: Option<&RawCache>, value: Erased)
     if let Some(cache) = cache {
         cache.register(core);
     }
-    // A release past the bound, as under a burst larger than the pool:
-    // the object is destroyed at once, as the store would bury it, with
-    // no lock taken and no half-cache spilled only to be buried too.
+    // A release past the bound (a burst larger than the pool): destroyed
+    // at once, as the store would bury it, with no lock and no half-cache
+    // spilled only to be buried too; unless the last spill found room.
     let now = epoch().now();
+    let full = |cache: &RawCache| {
+        !cache.last_exchange(now).1 && core.shared.looks_full(core.bounds.capacity, now)
+    };
     let value = match cache {
-        Some(cache) if core.shared.looks_full(core.bounds.capacity, now) => {
-            match cache.drop_if_full(value, now) {
-                Ok(()) => return,
-                Err(value) => value,
-            }
-        }
+        Some(cache) if full(cache) => match cache.drop_if_full(value, now) {
+            Ok(()) => return,
+            Err(value) => value,
+        },
         _ => value,
     };
     let dead = match cache {
@@ -377,14 +385,7 @@ unsafe impl Send for RawCache {}
 impl std::fmt::Debug for RawCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.slot().enter(epoch().now()) {
-            Some(mut entered) => {
-                let local = entered.get();
-                f.debug_struct("LocalCache")
-                    .field("idle", &local.items.len())
-                    .field("epoch", &local.epoch)
-                    .field("last_crossing", &local.last_crossing)
-                    .finish()
-            }
+            Some(mut entered) => entered.get().fmt(f),
             None => f.write_str("LocalCache { <in use> }"),
         }
     }

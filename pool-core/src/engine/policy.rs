@@ -39,6 +39,15 @@ pub(crate) struct Local {
     pub(crate) epoch: u64,
     /// Which bound of the cache this thread last ran into.
     pub(crate) last_crossing: Crossing,
+    /// Whether the last refill found objects in the shared store, and
+    /// whether the last spill found room there for all it moved. While
+    /// they hold, the next refill or spill takes the store's lock without
+    /// first reading its hints (`Shared::looks_empty`, `looks_full`): in a
+    /// producer/consumer pair the other thread has just written the line
+    /// they are on, and reading it before the lock's write makes it cross
+    /// between the cores twice (docs/PERFORMANCE.md, cross-thread).
+    pub(crate) refill_found: bool,
+    pub(crate) spill_fit: bool,
 }
 
 /// A bound of the thread cache that an acquire or a release ran into.
@@ -60,6 +69,16 @@ pub(crate) enum Crossing {
     Full,
 }
 
+impl std::fmt::Debug for Local {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalCache")
+            .field("idle", &self.items.len())
+            .field("epoch", &self.epoch)
+            .field("last_crossing", &self.last_crossing)
+            .finish()
+    }
+}
+
 impl Local {
     /// An empty cache with no room, for a closed slot (`Slot::closed`).
     #[cfg(not(all(test, loom)))]
@@ -69,6 +88,8 @@ impl Local {
         capacity: 0,
         epoch: 0,
         last_crossing: Crossing::None,
+        refill_found: false,
+        spill_fit: false,
     };
 
     /// An empty cache within `bounds`, current at epoch `now`.
@@ -79,6 +100,8 @@ impl Local {
             capacity: bounds.capacity,
             epoch: now,
             last_crossing: Crossing::None,
+            refill_found: false,
+            spill_fit: false,
         }
     }
 

@@ -31,9 +31,13 @@ pub(crate) enum Tier {
     Victim,
 }
 
-/// A pool's shared idle objects.
+/// A pool's shared idle objects, laid out so that what every refill and
+/// spill touches is one cache line (`repr(C)`, aligned): the hints, the
+/// lock and, inside it, the primary tier and the epoch. A producer and a
+/// consumer thread take the lock in turn, once per batch each, so each
+/// line of this that both write crosses between their cores per batch.
+#[repr(C, align(64))]
 pub(crate) struct Shared<T> {
-    tiers: Mutex<Tiers<T>>,
     /// How many objects the tiers held when the lock was last released. Read
     /// without the lock, it lets a miss on an empty store go straight to the
     /// constructor instead of queueing for a lock that has nothing to give.
@@ -44,19 +48,26 @@ pub(crate) struct Shared<T> {
     /// once, without the lock, as the store would (`PoolCore::put_slow`).
     primary: AtomicUsize,
     primary_epoch: AtomicU64,
+    tiers: Mutex<Tiers<T>>,
     /// Destroys one of the objects: the only thing the store knows about
     /// their type.
     dispose: Dispose<T>,
 }
 
+/// In `repr(C)` order: the primary tier and the epoch, which every batch
+/// moved reads or writes, on the line of the lock (see [`Shared`]); the
+/// victim tier on the next line, and the counters on the one after, which
+/// refills write and spills do not read.
+#[repr(C)]
 struct Tiers<T> {
     /// Objects released in the store's current epoch.
     primary: Vec<T>,
+    /// The epoch the tiers are classified against. Only moves forward.
+    epoch: u64,
     /// Objects that were idle when the epoch last advanced. Served only when
     /// the primary tier is empty; dropped when the epoch advances again.
     victim: Vec<T>,
-    /// The epoch the tiers are classified against. Only moves forward.
-    epoch: u64,
+    _line: [u8; 64 - size_of::<Vec<()>>()],
     counts: SharedCounts,
 }
 
@@ -81,10 +92,10 @@ impl<T> Shared<T> {
         /// store (for a pool's store: `dispose::<T>` of the pool's `T`).
         pub(crate) unsafe fn new(dispose: Dispose<T>) -> Self {
             Shared {
-                tiers: Mutex::new(Tiers::new()),
                 idle: AtomicUsize::new(0),
                 primary: AtomicUsize::new(0),
                 primary_epoch: AtomicU64::new(0),
+                tiers: Mutex::new(Tiers::new()),
                 dispose,
             }
         }
@@ -197,8 +208,9 @@ impl<T> Tiers<T> {
     const fn new() -> Self {
         Tiers {
             primary: Vec::new(),
-            victim: Vec::new(),
             epoch: 0,
+            victim: Vec::new(),
+            _line: [0; 64 - size_of::<Vec<()>>()],
             counts: SharedCounts {
                 hits_primary: 0,
                 hits_victim: 0,
@@ -325,14 +337,19 @@ impl<T> Locked<'_, T> {
                 let room = self.room(capacity);
                 let evict = n.saturating_sub(room).min(self.tiers.victim.len());
                 let keep = (room + evict).min(n);
-                let victims = self.tiers.victim.len();
-                dead.extend(self.tiers.victim.drain(victims - evict..));
+                // Only when there is something to evict or to count: a
+                // batch that fits writes nothing off the lock's line (see
+                // `Shared`), not even a zero.
+                if evict > 0 {
+                    let victims = self.tiers.victim.len();
+                    dead.extend(self.tiers.victim.drain(victims - evict..));
+                }
                 // The objects at the top of the batch are the most recently
                 // released; keep those.
                 let mut moving = batch.drain(..n);
                 dead.extend(moving.by_ref().take(n - keep));
                 self.tiers.primary.extend(moving);
-                self.tiers.counts.dropped_capacity += (n - keep + evict) as u64;
+                self.count_dropped(n - keep + evict);
                 keep
             }
             1 => {
@@ -340,7 +357,7 @@ impl<T> Locked<'_, T> {
                 let mut moving = batch.drain(..n);
                 dead.extend(moving.by_ref().take(n - keep));
                 self.tiers.victim.extend(moving);
-                self.tiers.counts.dropped_capacity += (n - keep) as u64;
+                self.count_dropped(n - keep);
                 keep
             }
             _ => {
@@ -351,6 +368,20 @@ impl<T> Locked<'_, T> {
         };
         self.bury(dead);
         stored > 0
+    }
+
+    /// Counts `n` objects dropped for capacity, writing the counters only
+    /// if `n` is not zero.
+    fn count_dropped(&mut self, n: usize) {
+        if n > 0 {
+            self.tiers.counts.dropped_capacity += n as u64;
+        }
+    }
+
+    /// Whether the primary tier alone fills `capacity`, so that a fresh
+    /// object would be buried (what `Shared::looks_full` hints unlocked).
+    pub(crate) fn primary_full(&self, capacity: usize) -> bool {
+        self.tiers.primary.len() >= capacity
     }
 
     /// Stores one object released in the current epoch, within `capacity`.

@@ -150,3 +150,27 @@ fn buried_objects_are_destroyed_after_the_lock_is_released() {
     );
     assert_eq!(shared.counts().dropped_capacity, 1);
 }
+
+/// The layout `Shared` is for: the hints, the lock word and the primary
+/// tier with the epoch on the store's first cache line, and the counters
+/// (which refills write) off the line of the victim tier (which spills
+/// read). A perf property, checked so that a change of std's `Mutex`
+/// layout or of these fields is noticed.
+#[test]
+fn what_every_batch_touches_is_on_one_line() {
+    let shared = store();
+    let start = std::ptr::from_ref(&shared).addr();
+    assert_eq!(start % 64, 0);
+    let tiers = shared.tiers.lock().unwrap();
+    let at = |field: usize| field - start;
+    let data = at(std::ptr::from_ref::<Tiers<u32>>(&tiers).addr());
+    let lock = std::mem::offset_of!(Shared<u32>, tiers);
+    assert!(lock < data, "the lock word before the data");
+    assert!(at(std::ptr::from_ref(&tiers.epoch).addr()) + 8 <= 64);
+    assert!(at(std::ptr::from_ref(&tiers.primary).addr()) >= lock);
+    let (victim, counts) = (
+        at(std::ptr::from_ref(&tiers.victim).addr()),
+        at(std::ptr::from_ref(&tiers.counts).addr()),
+    );
+    assert_eq!((victim / 64, counts / 64), (1, 2));
+}
