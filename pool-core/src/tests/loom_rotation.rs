@@ -35,6 +35,23 @@ fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
     pool.give(None, obj, crate::engine::slot::epoch().now());
 }
 
+/// Joins `workers` while a thread of its own rotates once.
+fn join_racing_a_rotation(workers: Vec<thread::JoinHandle<()>>) {
+    let rotator = thread::spawn(rotate);
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    rotator.join().unwrap();
+}
+
+/// Two rotations with no use in between leave nothing alive or idle.
+fn assert_two_rotations_expire_everything(pool: &'static Pool<Obj>) {
+    rotate();
+    rotate();
+    assert_eq!(live(), 0, "two rotations with no use expire everything");
+    assert_eq!(pool.stats().idle, 0);
+}
+
 /// Runs `model` with loom's preemption bound at most `cap`.
 ///
 /// For the three-thread models: every acquire and release there takes the
@@ -74,17 +91,10 @@ fn two_threads_refilling_with_a_rotation() {
             })
         })
         .collect();
-    let rotator = thread::spawn(rotate);
-    for worker in workers {
-        worker.join().unwrap();
-    }
-    rotator.join().unwrap();
+    join_racing_a_rotation(workers);
     assert_nothing_lost_or_leaked(pool, capacity);
     assert_eq!(pool.stats().returned, 2 + 2 * 2);
-    rotate();
-    rotate();
-    assert_eq!(live(), 0, "two rotations with no use expire everything");
-    assert_eq!(pool.stats().idle, 0);
+    assert_two_rotations_expire_everything(pool);
 }
 
 #[test]
@@ -122,17 +132,10 @@ fn two_threads_spilling_with_a_rotation() {
             })
         })
         .collect();
-    let rotator = thread::spawn(rotate);
-    for worker in workers {
-        worker.join().unwrap();
-    }
-    rotator.join().unwrap();
+    join_racing_a_rotation(workers);
     assert_nothing_lost_or_leaked(pool, capacity);
     assert_eq!(pool.stats().returned, 1 + 2 * 3);
-    rotate();
-    rotate();
-    assert_eq!(live(), 0, "two rotations with no use expire everything");
-    assert_eq!(pool.stats().idle, 0);
+    assert_two_rotations_expire_everything(pool);
 }
 
 #[test]
@@ -180,10 +183,7 @@ fn a_full_store_and_a_thread_releasing_past_its_cache_with_a_rotation() {
     worker.join().unwrap();
     assert_nothing_lost_or_leaked(pool, capacity);
     assert_eq!(pool.stats().returned, 5);
-    rotate();
-    rotate();
-    assert_eq!(live(), 0, "two rotations with no use expire everything");
-    assert_eq!(pool.stats().idle, 0);
+    assert_two_rotations_expire_everything(pool);
 }
 
 #[test]
