@@ -194,8 +194,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
         match &self.local {
             Caches::Static(key) => {
                 let now = epoch().now();
-                // `None` if this thread's cache is gone (we are in a
-                // thread-local destructor): go without it.
+                // A cache even in a thread-local destructor (it has none of
+                // its own; once its thread's exit retired it, its paths go
+                // to the store); `None` only under loom, which drops it.
                 let value = self.take(static_cache(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
@@ -301,7 +302,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             Caches::Owned(_) => return self.put_slow(None, value),
         };
         let now = epoch().now();
-        // With this thread's cache gone: straight to the shared store.
+        // `None` only under loom (see `acquire`): to the shared store.
         self.give(static_cache(key), value, now);
     }
 
@@ -422,8 +423,8 @@ pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
 
 /// This thread's cache of a static pool, through one non-generic
 /// function, so that `LocalKey::try_with` is compiled once for every pool,
-/// not once per pooled type. (Always `Some`: the thread-local has no
-/// destructor to have run.)
+/// not once per pooled type. (Always `Some` outside loom: the
+/// thread-local has no destructor to have run.)
 #[inline(always)]
 pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
     let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
