@@ -72,10 +72,13 @@ def strip_comments(text):
 
 def expand_use(tree):
     """`a::{b, c::{d, e}}` -> ["a::b", "a::c::d", "a::c::e"]."""
+    # Aliases first, while `as` is still a word of its own (`release`
+    # ends in `ase`).
+    tree = re.sub(r"\s+as\s+\w+", "", tree)
     tree = re.sub(r"\s+", "", tree)
     brace = tree.find("{")
     if brace < 0:
-        return [re.sub(r"as\w+$", "", tree)]
+        return [tree]
     prefix, inner = tree[:brace], tree[brace + 1 : tree.rfind("}")]
     parts, depth, start = [], 0, 0
     for k, ch in enumerate(inner):

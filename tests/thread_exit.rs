@@ -272,3 +272,65 @@ fn a_run_time_pools_cost_per_thread_does_not_grow_with_the_threads_alive() {
          {alone} bytes alone"
     );
 }
+
+/// An object that knows whether a guard holds it.
+struct Claimed(std::sync::atomic::AtomicBool);
+
+impl pool_core::Reset for Claimed {
+    fn reset(&mut self) {}
+}
+
+/// Acquires from `pool`, asserting that no other guard holds the object.
+fn claim(pool: &Pool<Claimed>) -> Pooled<Claimed> {
+    let guard = pool.acquire();
+    let was_held = guard.0.swap(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(!was_held, "an object handed to two guards at once");
+    guard
+}
+
+/// Gives `guard`'s object up, then drops it.
+fn unclaim(guard: Pooled<Claimed>) {
+    guard.0.store(false, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A thread's part outlives the thread: the next thread to need one takes
+/// it, and the guards it lent come back there. Generations of two threads
+/// each, every thread releasing the guards its predecessor left: some of
+/// its own part now (taken over, so released through it as the owner's),
+/// some of a part the other thread of its generation is taking at the
+/// same moment. No object is ever held by two guards, and every one is
+/// accounted for at the end.
+#[test]
+fn parts_taken_over_by_new_threads_serve_their_old_guards_and_share_no_object() {
+    const GENERATIONS: usize = if cfg!(miri) { 3 } else { 200 };
+    const HELD: usize = if cfg!(miri) { 3 } else { 16 };
+    let pool = Pool::builder(|| Claimed(std::sync::atomic::AtomicBool::new(false)))
+        .capacity(4 * HELD)
+        .thread_capacity(HELD)
+        .build();
+    let mut left: [Vec<Pooled<Claimed>>; 2] = [Vec::new(), Vec::new()];
+    for _ in 0..GENERATIONS {
+        let start = Arc::new(Barrier::new(2));
+        let workers = left.map(|inherited| {
+            let (pool, start) = (pool.clone(), Arc::clone(&start));
+            thread::spawn(move || {
+                start.wait();
+                let first = claim(&pool);
+                inherited.into_iter().for_each(unclaim);
+                let mut held: Vec<_> = (0..HELD).map(|_| claim(&pool)).collect();
+                unclaim(first);
+                held.drain(HELD / 2..).for_each(unclaim);
+                held
+            })
+        });
+        left = workers.map(|worker| worker.join().expect("a worker exits normally"));
+    }
+    left.into_iter().flatten().for_each(unclaim);
+    let stats = pool.stats();
+    assert_eq!(stats.in_use(), 0, "{stats:?}");
+    assert_eq!(
+        stats.created,
+        stats.idle + stats.dropped_capacity,
+        "every object made is idle or was dropped past the capacity: {stats:?}"
+    );
+}

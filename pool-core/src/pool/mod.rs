@@ -311,19 +311,26 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// if the test dropped it.
     #[inline(always)]
     pub(crate) fn prepare(&self, value: Boxed<T>) -> Option<Boxed<T>> {
-        self.prepare_as(value, self.config.reset_on)
+        self.prepare_as(value, self.config.reset_on, true)
     }
 
-    /// [`prepare`](Self::prepare) with the pool's `reset_on` given: a
-    /// run-time pool's release fixes it when the thread's part is made.
+    /// [`prepare`](Self::prepare) with the pool's `reset_on` given, and
+    /// its `retain` test skipped unless `check_retain`: a run-time pool's
+    /// release fixes both when the thread's part is made. `check_retain`
+    /// may be `false` only for a pool without a `retain` test.
     #[inline(always)]
-    pub(crate) fn prepare_as(&self, mut value: Boxed<T>, reset_on: ResetOn) -> Option<Boxed<T>> {
+    pub(crate) fn prepare_as(
+        &self,
+        mut value: Boxed<T>,
+        reset_on: ResetOn,
+        check_retain: bool,
+    ) -> Option<Boxed<T>> {
         if reset_on == ResetOn::Release {
             self.reset(&mut value);
         }
         // A constant `None` for a `pool!` without `retain`, which the
         // compiler folds away in the release `pool!` generates.
-        if let Some((retain, retains)) = &self.config.retain {
+        if let (true, Some((retain, retains))) = (check_retain, &self.config.retain) {
             let retain = (*retains, NonNull::from(retain).cast());
             // SAFETY: the test and its function are this pool's.
             let kept = unsafe { slow::keep_if(&self.state.core, Erased::new(value), retain) };

@@ -127,3 +127,49 @@ fn a_part_handed_back_at_its_threads_exit_serves_the_next_thread_as_its_guard_an
         assert!(pools().is_empty(), "the pool is gone: {:?}", pools());
     });
 }
+
+#[test]
+fn a_guard_released_by_the_thread_that_took_its_part_since_goes_to_that_threads_cache() {
+    loom::model(|| {
+        // A thread exits with a guard out; its part goes to the free list,
+        // bearing no owner. The next thread to acquire takes that part and
+        // becomes its owner, so the old guard's release there finds its
+        // own thread's cache through the part (the owner test), while
+        // another thread's release of a second old guard, racing with the
+        // taking, reads the owner it does not bear and goes through its
+        // own part.
+        let pool = Pool::builder(create).capacity(3).thread_capacity(2).build();
+        let handle = pool.clone();
+        let (mine, theirs) = thread::spawn(move || {
+            let guards = (handle.acquire(), handle.acquire());
+            exit_thread();
+            guards
+        })
+        .join()
+        .unwrap();
+        let handle = pool.clone();
+        let taker = thread::spawn(move || {
+            drop(handle.acquire());
+            drop(mine);
+            let idle = handle.stats().idle;
+            exit_thread();
+            idle
+        });
+        let other = thread::spawn(move || {
+            drop(theirs);
+            exit_thread();
+        });
+        let idle = taker.join().unwrap();
+        other.join().unwrap();
+        assert!(
+            idle >= 2,
+            "both releases on the taker kept their objects: {idle}"
+        );
+        let stats = pool.stats();
+        assert_eq!(stats.in_use(), 0, "{stats:?}");
+        assert_eq!(stats.idle, stats.created, "every object kept: {stats:?}");
+        drop(pool);
+        assert_eq!(live(), 0, "every object dropped, exactly once");
+        assert!(pools().is_empty(), "the pool is gone: {:?}", pools());
+    });
+}

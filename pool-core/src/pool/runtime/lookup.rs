@@ -16,6 +16,7 @@ use std::sync::{Arc, Weak};
 
 use super::memo;
 use super::part::{Inner, Lent, OwnedCaches, Part};
+use super::release;
 use super::thread::{self, Exit};
 use crate::engine::erased::Boxed;
 use crate::reset::Reset;
@@ -34,14 +35,21 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 // has not used it; its last owner put it there under the
                 // lock just taken.
                 unsafe { part.as_ref().renew(core) };
+                // SAFETY: as above.
+                unsafe { part.as_ref().own() };
                 part
             }
             None => {
-                let part = Box::new(Part::new(this, core, self.pool.config.reset_on));
+                let config = &self.pool.config;
+                let retains = config.retain.is_some();
+                let home = release::home(config.reset_on, retains);
+                let part = Box::new(Part::new(this, core, home, config.reset_on));
                 // SAFETY: from `Box::into_raw`, so not null, with the
                 // provenance of the whole box, which only the pool's drop
                 // frees.
                 let part = unsafe { NonNull::new_unchecked(Box::into_raw(part)) };
+                // SAFETY: made for this thread, not yet listed.
+                unsafe { part.as_ref().own() };
                 lock(&self.parts).all.push(Lent(part));
                 part
             }
@@ -61,7 +69,9 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
         // SAFETY: the exiting thread's part of this pool, which the strong
         // count keeps alive; the thread is its owner, done with it (its
         // memo is off).
-        unsafe { part.as_ref() }.cache().raw().retire();
+        let part_ref = unsafe { part.as_ref() };
+        part_ref.cache().raw().retire();
+        part_ref.disown();
         lock(&self.parts).free.push(Lent(part));
         self.owners.leave();
     }

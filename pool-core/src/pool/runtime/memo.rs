@@ -12,6 +12,16 @@
 //! thread's own. The memo has no destructor of its own, so it is readable
 //! during thread-local destruction. Under loom every model thread runs on
 //! one OS thread, so the memo is unused there: always a miss.
+//!
+//! Beside it, the thread's token, which a part bears as its `owner` while
+//! this thread owns it (`crate::pool::runtime::part`): a release compares
+//! the two and so finds its own thread's part with no lookup. Tokens are
+//! given once per thread, never reused, and never [`NOBODY`] (a part's
+//! owner when it has none) or [`UNSET`] (a thread's token before it is
+//! given, which no part bears): so a part's owner equals a thread's token
+//! only if that thread stored it, when it took the part, and has not
+//! stored [`NOBODY`] since, when it handed the part back. Under loom each
+//! model thread has its own token.
 
 use std::cell::Cell;
 use std::ptr::NonNull;
@@ -21,13 +31,66 @@ use crate::sync::MODELLED;
 /// An entry's id once the memo is off: matches no pool.
 const OFF: u64 = u64::MAX;
 
-type Entry = Cell<(u64, NonNull<()>)>;
+/// A part's owner when no thread owns it: no thread's token.
+pub(super) const NOBODY: u64 = 0;
+
+/// A thread's token before it is given: no part's owner.
+const UNSET: u64 = u64::MAX;
+
+/// The memo's entries, each a pool's id and the thread's part of it, and
+/// the thread's token, on one thread-local.
+struct Entries {
+    entries: [Cell<(u64, NonNull<()>)>; 4],
+    token: Cell<u64>,
+}
 
 std::thread_local! {
     /// No destructor, so it is readable during thread-local destruction.
-    static MEMO: [Entry; 4] = const {
-        [const { Cell::new((0, NonNull::dangling())) }; 4]
+    static MEMO: Entries = const {
+        Entries {
+            entries: [const { Cell::new((0, NonNull::dangling())) }; 4],
+            token: Cell::new(UNSET),
+        }
     };
+}
+
+crate::sync::thread_local! {
+    /// The token of a model thread, under loom (in a std build, unused).
+    #[allow(
+        clippy::missing_const_for_thread_local,
+        reason = "loom's thread_local! takes no const initializer"
+    )]
+    static MODEL_TOKEN: Cell<u64> = Cell::new(UNSET);
+}
+
+/// The calling thread's token: the `owner` of the parts it owns, and of
+/// no other (module docs); [`UNSET`] until [`own_token`] gives it one.
+#[inline(always)]
+pub(super) fn token() -> u64 {
+    if MODELLED {
+        MODEL_TOKEN.with(Cell::get)
+    } else {
+        MEMO.with(|memo| memo.token.get())
+    }
+}
+
+/// The calling thread's token, given now if it has none: what a part it
+/// takes bears as its owner.
+pub(super) fn own_token() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(NOBODY + 1);
+    let give = |token: &Cell<u64>| {
+        if token.get() == UNSET {
+            // Only uniqueness matters: no order with anything else. A
+            // counter that reached `UNSET` would take 2^64 threads.
+            token.set(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        }
+        token.get()
+    };
+    if MODELLED {
+        MODEL_TOKEN.with(give)
+    } else {
+        MEMO.with(|memo| give(&memo.token))
+    }
 }
 
 /// Turns the thread's memo off for good: the thread is destroying its
@@ -35,7 +98,8 @@ std::thread_local! {
 pub(super) fn off() {
     if !MODELLED {
         MEMO.with(|memo| {
-            memo.iter()
+            memo.entries
+                .iter()
                 .for_each(|entry| entry.set((OFF, NonNull::dangling())));
         });
     }
@@ -56,7 +120,7 @@ pub(crate) enum Memo {
 #[inline(always)]
 pub(crate) fn get(id: u64) -> Memo {
     if !MODELLED {
-        let (known, cache) = MEMO.with(|memo| memo[(id % 4) as usize].get());
+        let (known, cache) = MEMO.with(|memo| memo.entries[(id % 4) as usize].get());
         // Ids start at 1 and `OFF` is none: a match is a recorded cache.
         if known == id {
             return Memo::Hit(cache);
@@ -73,7 +137,7 @@ pub(crate) fn get(id: u64) -> Memo {
 pub(crate) fn set(id: u64, cache: NonNull<()>) {
     if !MODELLED {
         MEMO.with(|memo| {
-            let entry = &memo[(id % 4) as usize];
+            let entry = &memo.entries[(id % 4) as usize];
             if entry.get().0 != OFF {
                 entry.set((id, cache));
             }

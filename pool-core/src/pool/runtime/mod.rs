@@ -38,6 +38,7 @@ mod lookup;
 mod memo;
 mod name;
 mod part;
+mod release;
 pub(crate) mod thread;
 
 use std::fmt;

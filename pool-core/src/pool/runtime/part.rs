@@ -2,8 +2,8 @@
 //! part holds one thread's cache and the counts of the guards lent through
 //! it; the pool lists them all (for `close` and its drop) and keeps those
 //! of exited threads for the next threads. How a thread finds its part is
-//! `lookup`'s; the end of the protocol, when the last handle goes, is
-//! `crate::pool::runtime::handle`'s.
+//! `lookup`'s; how a guard comes back through it, `release`'s; the end of
+//! the protocol, when the last handle goes, `crate::pool::runtime::handle`'s.
 //!
 //! Invariant: the count protocol stated on [`Part`]: a part that has lent
 //! a guard holds one strong count on the pool until the pool is closed and
@@ -22,14 +22,13 @@ use crossbeam_utils::CachePadded;
 use super::memo::{self, Memo};
 use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::core::CoreRef;
-use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::config::ResetOn;
-use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::guard::{Home, Pooled};
 use crate::pool::state::PoolState;
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, Ordering, Owners};
+use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, Owners};
 
 /// A run-time pool's constructor and `retain` test, as the pool keeps them.
 pub(super) type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
@@ -116,7 +115,7 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 #[repr(C)]
 pub(super) struct Part<T: Reset + Send + 'static> {
     /// What the guards acquired through this part point to, released
-    /// through [`part_release`] and [`part_abandon`]. First, so that a
+    /// through `release::part_release` and `release::part_abandon`. First, so that a
     /// guard's home is a pointer to its part ([`Home`]'s invariant).
     home: Home<T>,
     /// Written by the owner only, read by `close`. On a line of its own:
@@ -130,6 +129,12 @@ pub(super) struct Part<T: Reset + Send + 'static> {
     pub(super) back: CachePadded<AtomicUsize>,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
+    /// The owner's token (`memo::token`), or `memo::NOBODY` between two
+    /// owners: written by the owner alone, as it takes the part and as it
+    /// hands it back, and read by every release of the part's guards,
+    /// which so knows whether the part is its own thread's (`memo`'s
+    /// invariant). Beside `inner`, which those releases read anyway.
+    owner: AtomicU64,
     /// The owner's cache, without its type (`LocalCache::from_raw`):
     /// reached by the owner only, and replaced by the next one
     /// ([`Part::renew`]).
@@ -141,7 +146,7 @@ pub(super) struct Part<T: Reset + Send + 'static> {
 
 /// The unit of `Part::lent` and `Part::back`, and their flags (`HELD` of
 /// `lent`, `CLOSED` of `back`).
-const ONE: usize = 2;
+pub(super) const ONE: usize = 2;
 pub(super) const HELD: usize = 1;
 pub(super) const CLOSED: usize = 1;
 
@@ -152,22 +157,21 @@ pub(super) const CLOSED: usize = 1;
 unsafe impl<T: Reset + Send + 'static> Send for Part<T> {}
 
 impl<T: Reset + Send + 'static> Part<T> {
-    /// A new part of the pool at `inner`, with a cache of its own, for a
-    /// pool that resets its objects on `reset_on`.
-    pub(super) fn new(inner: NonNull<Inner<T>>, core: CoreRef, reset_on: ResetOn) -> Self {
+    /// A new part of the pool at `inner`, with a cache of its own, whose
+    /// guards go back through `home` (`release::home`), for a pool that
+    /// resets its objects on `reset_on`.
+    pub(super) fn new(
+        inner: NonNull<Inner<T>>,
+        core: CoreRef,
+        home: Home<T>,
+        reset_on: ResetOn,
+    ) -> Self {
         Part {
-            home: Home {
-                // The pool's reset mode, fixed here, so that a release
-                // does not read it (`Inner::put_as`).
-                release: match reset_on {
-                    ResetOn::Release => part_release::<T, true>,
-                    ResetOn::Acquire => part_release::<T, false>,
-                },
-                abandon: part_abandon::<T>,
-            },
+            home,
             lent: CachePadded::new(AtomicUsize::new(0)),
             back: CachePadded::new(AtomicUsize::new(0)),
             inner,
+            owner: AtomicU64::new(memo::NOBODY),
             cache: UnsafeCell::new(RawCache::new(core)),
             reset_on,
         }
@@ -197,6 +201,43 @@ impl<T: Reset + Send + 'static> Part<T> {
         let cache = RawCache::new(core);
         // SAFETY: the caller's promise: no reference to the cache is live.
         unsafe { *self.cache.get() = cache };
+    }
+
+    /// Makes the calling thread the part's owner, as it takes the part.
+    ///
+    /// # Safety
+    ///
+    /// The caller is taking the part for its own: a new one, or one off
+    /// the pool's free list, taken under the pool's lock.
+    pub(super) unsafe fn own(&self) {
+        self.owner.store(memo::own_token(), Ordering::Relaxed);
+    }
+
+    /// Hands the part back: the calling thread, its owner, is done with it.
+    pub(super) fn disown(&self) {
+        self.owner.store(memo::NOBODY, Ordering::Relaxed);
+    }
+
+    /// The owner's cache, if the calling thread is the owner: a release's
+    /// way to its thread's cache without a lookup. (Relaxed is enough:
+    /// only this thread stores its token, so reading it, this thread
+    /// reads its own last store, made as it took the part; had it handed
+    /// the part back since, it would read `NOBODY` or a later owner's
+    /// token.)
+    #[inline(always)]
+    pub(super) fn own_cache(&self) -> Option<&LocalCache<T>> {
+        if self.owner.load(Ordering::Relaxed) == memo::token() {
+            Some(self.cache())
+        } else {
+            None
+        }
+    }
+
+    /// The pool's allocation, with the provenance of all of it: never
+    /// written after the part is made.
+    #[inline(always)]
+    pub(super) fn inner(&self) -> NonNull<Inner<T>> {
+        self.inner
     }
 
     /// The cache, for the pool's drop to point at the state anew.
@@ -357,93 +398,11 @@ impl<T: Reset + Send + 'static> Clone for OwnedCaches<T> {
 
 impl<T: Reset + Send + 'static> Copy for OwnedCaches<T> {}
 
-/// Gives a guard's count back to its part when dropped, also when the
-/// reset, the `retain` test or a destructor on the way panics.
-struct GiveBack<T: Reset + Send + 'static>(NonNull<Part<T>>);
-
-impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
-    fn drop(&mut self) {
-        // SAFETY: the guard's part and count, given up by its home's call.
-        unsafe { give_back(self.0) };
-    }
-}
-
-/// The `release` of a guard acquired through a thread's part ([`Home`]):
-/// returns the object through the pool, on whatever thread this is, then
-/// gives back the guard's count on the part. `RESET` is whether the pool
-/// resets on release (its `reset_on`, fixed when the part is made).
-fn part_release<T: Reset + Send + 'static, const RESET: bool>(
-    home: NonNull<Home<T>>,
-    value: Released<T>,
-) {
-    let part = home.cast::<Part<T>>();
-    let _give_back = GiveBack(part);
-    // SAFETY: the guard's count keeps the part's hold, and so the pool,
-    // alive until `_give_back` drops; `inner` is never written after the
-    // part is made.
-    let inner = unsafe { (*part.as_ptr()).inner };
-    let reset_on = if RESET {
-        ResetOn::Release
-    } else {
-        ResetOn::Acquire
-    };
-    // SAFETY: as above.
-    unsafe { inner.as_ref() }.put_as(value.0, reset_on);
-}
-
-/// The `abandon` of a guard acquired through a thread's part ([`Home`]).
-fn part_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
-    let part = home.cast::<Part<T>>();
-    let _give_back = GiveBack(part);
-    // SAFETY: as in `part_release`.
-    let inner = unsafe { (*part.as_ptr()).inner };
-    // SAFETY: as above.
-    unsafe { inner.as_ref() }.pool.abandon(value);
-}
-
-/// Gives back a guard's count on the part it was acquired through, and the
-/// part's count on the pool if that was the closed part's last guard
-/// (`Part`'s invariant).
-///
-/// # Safety
-///
-/// `part` is a guard's part, and the guard gives its count up: nothing of
-/// the pool may be used by the caller after this call.
-unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>) {
-    // Read before the addition: once it is done the part may be gone.
-    // SAFETY: alive by the guard's count; `back` is only reached as an
-    // atomic, `inner` is never written after the part is made.
-    let (back, inner) = unsafe { (&(*part.as_ptr()).back, (*part.as_ptr()).inner) };
-    if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
-        // SAFETY: the part's count on the pool, which only this release
-        // gives back; `inner` has `Arc::as_ptr`'s provenance.
-        unsafe {
-            (*inner.as_ptr()).owners.leave();
-            Arc::decrement_strong_count(inner.as_ptr().cast_const());
-        }
-    }
-}
-
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The calling thread's cache, made (and registered) on first use;
     /// `None` once the thread is destroying its thread-locals.
     #[inline(always)]
     pub(super) fn cache(&self) -> Option<&LocalCache<T>> {
         self.owned.cache()
-    }
-
-    /// [`Pool::put`], knowing where the caches are.
-    #[inline(always)]
-    pub(super) fn put(&self, value: Boxed<T>) {
-        self.put_as(value, self.pool.config.reset_on);
-    }
-
-    /// [`put`](Self::put) with the pool's `reset_on` given, not read.
-    #[inline(always)]
-    pub(super) fn put_as(&self, value: Boxed<T>, reset_on: ResetOn) {
-        if let Some(value) = self.pool.prepare_as(value, reset_on) {
-            let now = epoch().now();
-            self.pool.give(crate::pool::raw(self.cache()), value, now);
-        }
     }
 }
