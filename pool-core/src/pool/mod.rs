@@ -16,6 +16,8 @@
 pub(crate) mod config;
 pub(crate) mod declare;
 pub(crate) mod guard;
+pub(crate) mod head;
+pub(crate) mod memo;
 pub(crate) mod mistakes;
 pub(crate) mod runtime;
 mod slow;
@@ -30,10 +32,12 @@ use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
 use crate::engine::unset::ThreadCache;
+use crate::pool::memo::Memo;
 use crate::reset::Reset;
-use crate::sync::{AtomicU64, LocalKey, Ordering};
+use crate::sync::LocalKey;
 use config::{PoolConfig, ResetOn};
-use guard::{Abandoned, Home, Pooled, Released};
+use guard::{Abandoned, Home, Pooled};
+use head::PartHead;
 use state::StateRef;
 
 use crate::engine::stats::Stats;
@@ -107,7 +111,10 @@ pub(crate) struct Owned<T: Reset + Send + 'static> {
     /// The run-time pool's allocation, with the provenance of all of it,
     /// alive as long as the `Pool`, which is in it.
     pub(crate) inner: NonNull<()>,
-    /// Acquires from the pool through the calling thread's part of it.
+    /// The pool's id, the key of the threads' memos (`memo`).
+    pub(crate) id: u64,
+    /// Acquires from the pool through the calling thread's part of it,
+    /// past the fast path: on a memo miss, or the part's first guard.
     /// Called with `inner` and the pool in it.
     pub(crate) acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
     /// Files an object given with [`Pool::put`] (counted, not yet reset)
@@ -125,6 +132,14 @@ pub(crate) struct Owned<T: Reset + Send + 'static> {
 unsafe impl<T: Reset + Send + 'static> Send for Owned<T> {}
 // SAFETY: as above.
 unsafe impl<T: Reset + Send + 'static> Sync for Owned<T> {}
+
+impl<T: Reset + Send + 'static> Clone for Owned<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Reset + Send + 'static> Copy for Owned<T> {}
 
 impl<T: Reset + Send + 'static> Pool<T> {
     /// Starts the declaration of a pool that makes new objects with `create`
@@ -189,7 +204,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// s.push_str("hello");
     /// assert_eq!(*s, "hello");
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn acquire(&self) -> Pooled<T> {
         match &self.local {
             Caches::Static(key) => {
@@ -197,7 +212,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // A cache even in a thread-local destructor (it has none of
                 // its own; once its thread's exit retired it, its paths go
                 // to the store); `None` only under loom, which drops it.
-                let value = self.take(static_cache(key), now);
+                let value = self.take(ThreadCache::of(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -205,10 +220,33 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // `abandon_static` may reach the rest of the pool through it.
                 unsafe { Pooled::new(value, NonNull::from(self).cast::<Home<T>>()) }
             }
-            // SAFETY: a run-time pool's own allocation and acquire, and
-            // the pool is the one in it.
-            Caches::Owned(owned) => unsafe { (owned.acquire)(owned.inner, self) },
+            Caches::Owned(owned) => self.acquire_owned(owned),
         }
+    }
+
+    /// [`acquire`](Self::acquire) for the run-time pool whose caches are
+    /// `owned`: through the calling thread's part, which the memo gives
+    /// on the fast path.
+    #[inline(always)]
+    pub(crate) fn acquire_owned(&self, owned: &Owned<T>) -> Pooled<T> {
+        if let Memo::Hit(part) = memo::get(owned.id) {
+            // SAFETY: recorded for this pool (ids are never reused), so
+            // this thread's part of it (`memo`'s invariant), alive as long
+            // as the pool, which `self` keeps alive; a part begins with its
+            // head (`head`'s invariant), and this thread owns it.
+            let head = unsafe { part.cast::<PartHead<T>>().as_ref() };
+            // A part an acquire reaches holds the pool (`HELD`: `Part`'s
+            // protocol, `crate::pool::runtime::part`).
+            debug_assert!(head.held(), "a part reached by an acquire holds its pool");
+            let value = self.take_as(Some(head.cache()), epoch().now(), head.reset_on);
+            head.lend_held();
+            // SAFETY: the guard is counted in the part's `lent`, and the
+            // part holds the pool; its home is the part's first field.
+            return unsafe { Pooled::new(value, part.cast::<Home<T>>()) };
+        }
+        // SAFETY: a run-time pool's own allocation and acquire, and the
+        // pool is the one in it.
+        unsafe { (owned.acquire)(owned.inner, self) }
     }
 
     /// A snapshot of this pool's counters. See [`Stats`].
@@ -303,7 +341,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         };
         let now = epoch().now();
         // `None` only under loom (see `acquire`): to the shared store.
-        self.give(static_cache(key), value, now);
+        self.give(ThreadCache::of(key), value, now);
     }
 
     /// Resets a released object (unless the pool resets on acquire) and
@@ -351,7 +389,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused and now as discarded, so `in_use` does not count it.
     #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
-        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+        let on_unwind = slow::DiscardOnUnwind(self.state.core.discarded());
         value.reset();
         std::mem::forget(on_unwind);
     }
@@ -387,16 +425,6 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 }
 
-/// Counts an object as discarded if dropped: forgotten once the user code
-/// it guards has returned, so it costs nothing unless that code panics.
-struct DiscardOnUnwind<'a>(&'a AtomicU64);
-
-impl Drop for DiscardOnUnwind<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
 impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool")
@@ -405,16 +433,6 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
             .field("stats", &self.stats())
             .finish()
     }
-}
-
-/// The body of the release [`pool!`](crate::pool!) generates for each pool,
-/// `|_, value| release(&POOL, value)`: there the pool is a named `static`,
-/// a constant, so `put` inlines with a direct `%fs:` access to the thread
-/// cache, where one through the guard's home could not see which
-/// thread-local it goes to (docs/PERFORMANCE.md, instructions).
-#[inline(always)]
-pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
-    pool.put_boxed(value.0);
 }
 
 /// A typed cache without its type, with no call (each call of a generic
@@ -426,17 +444,4 @@ pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
         Some(cache) => Some(&cache.raw),
         None => None,
     }
-}
-
-/// This thread's cache of a static pool, through one non-generic
-/// function, so that `LocalKey::try_with` is compiled once for every pool,
-/// not once per pooled type. (Always `Some` outside loom: the
-/// thread-local has no destructor to have run.)
-#[inline(always)]
-pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
-    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
-    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
-    // value lives until the thread ends, and the reference cannot outlive
-    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
-    Some(unsafe { cache.as_ref() })
 }

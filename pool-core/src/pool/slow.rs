@@ -18,6 +18,7 @@ use crate::engine::cache::{RawCache, put_slow, take_slow};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::Erased;
 use crate::pool::config::{MakeFn, ResetFn, RetainFn};
+use crate::sync::{AtomicU64, Ordering};
 
 /// An acquire's miss: an object from the shared tiers, reset with `reset`
 /// if the pool resets on acquire, or else a new one from `make` (with its
@@ -134,5 +135,15 @@ impl Drop for Discard<'_> {
         if let Some(value) = self.0.take() {
             self.1.discard(value);
         }
+    }
+}
+
+/// Counts an object as discarded if dropped: forgotten once the user code
+/// it guards has returned, so it costs nothing unless that code panics.
+pub(super) struct DiscardOnUnwind<'a>(pub(super) &'a AtomicU64);
+
+impl Drop for DiscardOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
     }
 }

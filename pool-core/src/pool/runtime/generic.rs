@@ -3,10 +3,10 @@
 //! made on first use and never freed, found by its type.
 //!
 //! Invariant: a pool listed here is leaked (its `Arc`'s count is never
-//! given back), so a pointer to it stays valid for the life of the process,
-//! and its guards need no hold on it: they go through the calling thread's
-//! part for its cache, but are not counted out by it, and their home is the
-//! pool's own, whose `release` and `abandon` give nothing back.
+//! given back), so a pointer to it stays valid for the life of the process.
+//! Otherwise it is a run-time pool like a built one: its guards are
+//! counted out by the threads' parts, which only ever keeps it alive
+//! longer.
 
 use std::any::{Any, TypeId};
 use std::cell::Cell;
@@ -16,10 +16,8 @@ use std::sync::Arc;
 use super::Recipe;
 use super::name::type_label;
 use super::part::Inner;
-use crate::engine::slot::epoch;
 use crate::pool::Pool;
-use crate::pool::config::{PoolConfig, ResetOn};
-use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::config::PoolConfig;
 use crate::reset::Reset;
 use crate::sync::{Mutex, global, lock};
 
@@ -79,19 +77,8 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
             // Made under the lock, so each instantiation gets one pool.
             // No user code runs: `config` only names the constructor.
             let config = config();
-            // The reset mode, fixed in the functions the pool is made
-            // with, so that neither fast path reads it.
-            type Acquire<T> = unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>;
-            let (release, acquire): (fn(_, _), Acquire<T>) = match config.reset_on {
-                ResetOn::Release => (release_leaked::<T, true>, acquire_leaked::<T, false>),
-                ResetOn::Acquire => (release_leaked::<T, false>, acquire_leaked::<T, true>),
-            };
-            let home = Home {
-                release,
-                abandon: abandon_leaked::<T>,
-            };
             let name = name.unwrap_or_else(type_label::<T>);
-            let inner = Inner::make(Recipe::Config(config), name, home, acquire);
+            let inner = Inner::make(Recipe::Config(config), name);
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.
             let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
@@ -102,53 +89,4 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
     drop(pools);
     LAST_GENERIC.set(Some((id, NonNull::from(pool).cast())));
     pool
-}
-
-/// The `acquire` of a generic struct's pool (`crate::pool::Owned`):
-/// through the thread's part, uncounted; `RESET` is whether the pool
-/// resets on acquire.
-///
-/// # Safety
-///
-/// `inner` is the allocation of a leaked pool of `T`s (this module's
-/// invariant), with the provenance of all of it, and `pool` is its `Pool`.
-unsafe fn acquire_leaked<T: Reset + Send + 'static, const RESET: bool>(
-    inner: NonNull<()>,
-    pool: &Pool<T>,
-) -> Pooled<T> {
-    // SAFETY: the caller's promise: leaked, so alive for ever.
-    let owned = &unsafe { inner.cast::<Inner<T>>().as_ref() }.owned;
-    let reset_on = if RESET {
-        ResetOn::Acquire
-    } else {
-        ResetOn::Release
-    };
-    let value = pool.take_as(crate::pool::raw(owned.cache()), epoch().now(), reset_on);
-    // SAFETY: the pool lives for ever, so its home does; it is the first
-    // field of the allocation's first field (both `repr(C)`), and the
-    // pointer has the whole allocation's provenance.
-    unsafe { Pooled::new(value, inner.cast::<Home<T>>()) }
-}
-
-/// The `release` of a generic struct's pool's guards ([`Home`]); `RESET`
-/// is whether the pool resets on release.
-fn release_leaked<T: Reset + Send + 'static, const RESET: bool>(
-    home: NonNull<Home<T>>,
-    value: Released<T>,
-) {
-    let reset_on = if RESET {
-        ResetOn::Release
-    } else {
-        ResetOn::Acquire
-    };
-    // SAFETY: a leaked pool's home, the first byte of its allocation.
-    unsafe { home.cast::<Inner<T>>().as_ref() }.put_as(value.0, reset_on);
-}
-
-/// The `abandon` of a generic struct's pool's guards ([`Home`]).
-fn abandon_leaked<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
-    // SAFETY: as in `release_leaked`.
-    unsafe { home.cast::<Inner<T>>().as_ref() }
-        .pool
-        .abandon(value);
 }

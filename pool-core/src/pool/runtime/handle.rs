@@ -14,11 +14,12 @@ use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::part::{CLOSED, HELD, Inner, Lent};
+use super::part::{CLOSED, Inner, Lent};
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::Pool;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::head::HELD;
 use crate::pool::state::StateRef;
 use crate::reset::Reset;
 use crate::sync::{Ordering, lock};
@@ -78,7 +79,7 @@ impl<T: Reset + Send + 'static> PoolHandle<T> {
     /// ```
     #[inline]
     pub fn acquire(&self) -> Pooled<T> {
-        self.inner.owned.acquire(&self.inner.pool)
+        self.inner.pool.acquire_owned(&self.inner.erased)
     }
 }
 
@@ -193,7 +194,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
             let part = part.0;
             // SAFETY: a part of this pool, alive as long as the pool; only
             // its atomics are reached, as its owner may be using the rest.
-            let (lent, back) = unsafe { (&(*part.as_ptr()).lent, &(*part.as_ptr()).back) };
+            let (lent, back) = unsafe { (&(*part.as_ptr()).head.lent, &(*part.as_ptr()).back) };
             // No acquire follows: the handles' count ordered every one
             // before this `close`, and this is the last handle.
             let lent = lent.load(Ordering::Relaxed);

@@ -14,13 +14,13 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use super::memo;
 use super::part::{Inner, Lent, OwnedCaches, Part};
 use super::release;
 use super::thread::{self, Exit};
 use crate::engine::erased::Boxed;
+use crate::pool::memo;
 use crate::reset::Reset;
-use crate::sync::lock;
+use crate::sync::{Ordering, lock};
 
 impl<T: Reset + Send + 'static> Inner<T> {
     /// A part for a thread that has none: one an exited thread handed
@@ -54,6 +54,20 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 part
             }
         };
+        // The part holds the pool from when a thread takes it, unless the
+        // pool is closed: so every part an acquire reaches holds it (an
+        // acquire needs a handle, and handles never come back once none
+        // is left), and lending a guard is one addition. Under the lock,
+        // so that `close`, which looks at every part under it, either
+        // finds the part held or has run before and left no handle.
+        {
+            let _parts = lock(&self.parts);
+            if self.handles.load(Ordering::Relaxed) != 0 {
+                // SAFETY: this thread owns the part now; the caller's
+                // `&Pool` (or guard) keeps the pool alive for the call.
+                unsafe { part.as_ref().hold() };
+            }
+        }
         // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
         // `&Pool` holds a strong count for the call, which `ManuallyDrop`
         // leaves as it is: this only makes a `Weak`.

@@ -35,7 +35,6 @@
 pub(crate) mod generic;
 mod handle;
 mod lookup;
-mod memo;
 mod name;
 mod part;
 mod release;
@@ -49,7 +48,7 @@ use crate::engine::registry::Rotate;
 use crate::pool::config::{
     Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, ResetOn, Retain,
 };
-use crate::pool::guard::{Home, Pooled};
+use crate::pool::guard::Home;
 use crate::pool::state::{PoolState, StateRef};
 use crate::pool::{Owned, Pool, config};
 use crate::reset::Reset;
@@ -224,11 +223,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             retain,
             reset_on,
         };
-        let home = Home {
-            release: release_counted::<T>,
-            abandon: abandon_counted::<T>,
-        };
-        PoolHandle::new(Inner::make(recipe, name, home, acquire_erased::<T>))
+        PoolHandle::new(Inner::make(recipe, name))
     }
 }
 
@@ -249,14 +244,13 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// Makes a run-time pool's allocation, its `Pool` pointing at its
     /// siblings.
     ///
-    /// `home` is the `Pool`'s, for the guards that hold no part, and
-    /// `acquire` is what `Pool::acquire` calls (`crate::pool::Owned`).
-    pub(super) fn make(
-        recipe: Recipe<T>,
-        name: &'static str,
-        home: Home<T>,
-        acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
-    ) -> Arc<Self> {
+    /// The `Pool`'s home is for the guards that hold no part (they hold a
+    /// strong count instead).
+    pub(super) fn make(recipe: Recipe<T>, name: &'static str) -> Arc<Self> {
+        let home = Home {
+            release: release_counted::<T>,
+            abandon: abandon_counted::<T>,
+        };
         let id = next_pool_id();
         Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
             let base = weak.as_ptr().cast_mut();
@@ -276,7 +270,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     OwnedCaches::new(NonNull::new_unchecked(base), id),
                     Owned {
                         inner: NonNull::new_unchecked(base).cast(),
-                        acquire,
+                        id,
+                        acquire: acquire_erased::<T>,
                         put: put_erased::<T>,
                         clear: clear_erased::<T>,
                     },
@@ -313,6 +308,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
             let state = PoolState::with_owner(name, &config, owner);
             Inner {
                 pool: Pool::owned(home, config, erased, state_ref),
+                erased,
                 state,
                 _create: create,
                 _retain: retain,

@@ -5,7 +5,7 @@
 //! `lookup`'s; how a guard comes back through it, `release`'s; the end of
 //! the protocol, when the last handle goes, `crate::pool::runtime::handle`'s.
 //!
-//! Invariant: the count protocol stated on [`Part`]: a part that has lent
+//! Invariant: the count protocol stated on [`Part`]: a part that can lend
 //! a guard holds one strong count on the pool until the pool is closed and
 //! every guard it lent is back; a guard holds a count on its part, given
 //! back by its home's `release` or `abandon` ([`Home`]). A part has one
@@ -13,20 +13,20 @@
 //! between two owners, none (it is on the pool's free list, its cache
 //! retired); it is freed with the pool.
 
-use std::cell::UnsafeCell;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use crossbeam_utils::CachePadded;
 
-use super::memo::{self, Memo};
 use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::core::CoreRef;
 use crate::engine::slot::epoch;
-use crate::pool::Pool;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Home, Pooled};
+use crate::pool::head::{HELD, PartHead};
+use crate::pool::memo::{self, Memo};
 use crate::pool::state::PoolState;
+use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, Owners};
 
@@ -51,6 +51,10 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     pub(super) owners: Owners,
     /// How the threads find their parts (what `pool.local` holds too).
     pub(super) owned: OwnedCaches<T>,
+    /// The same, as `pool` holds it: what a handle's acquire gives
+    /// `Pool::acquire_owned`, which so skips `Pool::acquire`'s test of
+    /// the pool's kind.
+    pub(super) erased: Owned<T>,
     /// Live handles: the last one to go closes every part (`close`).
     pub(super) handles: AtomicUsize,
     /// Every part, for `close` and the drop, and those no thread owns.
@@ -101,8 +105,11 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 /// Invariant, with `lent` = `ONE` × guards acquired + `HELD`, and `back` =
 /// `ONE` × guards given back (+ `CLOSED` − `ONE` × guards acquired, once
 /// closed), all modulo `usize`:
-/// - From its first acquire the part holds one strong count on the pool
-///   (`HELD`), taken while that acquire's handle keeps the pool alive.
+/// - From when a thread takes it while a handle is left, the part holds
+///   one strong count on the pool (`HELD`), taken under the pool's lock
+///   on its parts (`lookup`); so every part an acquire goes through holds
+///   it (an acquire needs a handle, and none comes back once none is
+///   left).
 /// - When the last handle goes, `close` adds `CLOSED` − `ONE` × guards
 ///   acquired to `back` of every held part (no acquire can follow: it
 ///   needs a handle, and the handles' count orders every earlier acquire
@@ -114,16 +121,11 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 ///   unless it is the one that gives the count back.
 #[repr(C)]
 pub(super) struct Part<T: Reset + Send + 'static> {
-    /// What the guards acquired through this part point to, released
-    /// through `release::part_release` and `release::part_abandon`. First, so that a
-    /// guard's home is a pointer to its part ([`Home`]'s invariant).
-    home: Home<T>,
-    /// Written by the owner only, read by `close`. On a line of its own:
-    /// the owner writes it at every acquire, and the home's line is read
-    /// by every release of the part's guards, on whatever thread; sharing
-    /// it would move that line between the cores for every object handed
-    /// across.
-    pub(super) lent: CachePadded<AtomicUsize>,
+    /// The guards' home, the owner's cache, `reset_on` and `lent`: what
+    /// `Pool::acquire` reaches on its fast path. First, so that a guard's
+    /// home is a pointer to its part (`PartHead`'s invariant); the guards'
+    /// home is `release::part_release` and `release::part_abandon`.
+    pub(super) head: PartHead<T>,
     /// Added to by the releases of the part's guards, on any thread: on a
     /// line of its own, away from what the owner writes and reads.
     pub(super) back: CachePadded<AtomicUsize>,
@@ -135,19 +137,9 @@ pub(super) struct Part<T: Reset + Send + 'static> {
     /// which so knows whether the part is its own thread's (`memo`'s
     /// invariant). Beside `inner`, which those releases read anyway.
     owner: AtomicU64,
-    /// The owner's cache, without its type (`LocalCache::from_raw`):
-    /// reached by the owner only, and replaced by the next one
-    /// ([`Part::renew`]).
-    cache: UnsafeCell<RawCache>,
-    /// The pool's `reset_on`, for the acquires through this part: read
-    /// here, beside what the acquire reads of the part anyway.
-    reset_on: ResetOn,
 }
 
-/// The unit of `Part::lent` and `Part::back`, and their flags (`HELD` of
-/// `lent`, `CLOSED` of `back`).
-pub(super) const ONE: usize = 2;
-pub(super) const HELD: usize = 1;
+/// `back`'s flag: the pool is closed (`Part`'s invariant).
 pub(super) const CLOSED: usize = 1;
 
 // SAFETY: a part moves to another thread only from an exited owner to the
@@ -167,13 +159,10 @@ impl<T: Reset + Send + 'static> Part<T> {
         reset_on: ResetOn,
     ) -> Self {
         Part {
-            home,
-            lent: CachePadded::new(AtomicUsize::new(0)),
+            head: PartHead::new(home, RawCache::new(core), reset_on),
             back: CachePadded::new(AtomicUsize::new(0)),
             inner,
             owner: AtomicU64::new(memo::NOBODY),
-            cache: UnsafeCell::new(RawCache::new(core)),
-            reset_on,
         }
     }
 
@@ -183,11 +172,8 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// replacing it.
     #[inline(always)]
     pub(super) fn cache(&self) -> &LocalCache<T> {
-        // SAFETY: only `renew` writes the cache, on the part's next owner
-        // before any use, and no reference of the last owner's outlives
-        // its handing the part back; the cache of a pool of `T`s holds
-        // only `T`s.
-        unsafe { LocalCache::from_raw(&*self.cache.get()) }
+        // SAFETY: the cache of a pool of `T`s holds only `T`s.
+        unsafe { LocalCache::from_raw(self.head.cache()) }
     }
 
     /// Gives the part a new cache for its new owner, the old one retired
@@ -200,7 +186,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     pub(super) unsafe fn renew(&self, core: CoreRef) {
         let cache = RawCache::new(core);
         // SAFETY: the caller's promise: no reference to the cache is live.
-        unsafe { *self.cache.get() = cache };
+        unsafe { *self.head.cache.get() = cache };
     }
 
     /// Makes the calling thread the part's owner, as it takes the part.
@@ -242,30 +228,25 @@ impl<T: Reset + Send + 'static> Part<T> {
 
     /// The cache, for the pool's drop to point at the state anew.
     pub(super) fn cache_mut(&mut self) -> &mut RawCache {
-        self.cache.get_mut()
+        self.head.cache.get_mut()
     }
 
-    /// Takes the part's strong count on the pool, at its first acquire.
+    /// Takes the part's strong count on the pool, unless it holds it.
+    ///
+    /// # Safety
+    ///
+    /// The caller owns the part, holds the pool's lock on its parts (so
+    /// that `close` sees the count it takes), and keeps the pool alive.
     #[cold]
-    #[inline(never)]
-    fn hold(&self) {
-        // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
-        // and the acquiring handle keeps the pool alive.
-        unsafe { Arc::increment_strong_count(self.inner.as_ptr().cast_const()) };
-        let lent = self.lent.load(Ordering::Relaxed);
-        self.lent.store(lent | HELD, Ordering::Relaxed);
-    }
-
-    /// Counts a guard lent, on the owner's thread: a load and a store, as
-    /// no other thread writes `lent`.
-    #[inline(always)]
-    pub(super) fn lend(&self) {
-        let lent = self.lent.load(Ordering::Relaxed);
-        if lent & HELD == 0 {
-            self.hold();
+    pub(super) unsafe fn hold(&self) {
+        if self.head.held() {
+            return;
         }
-        let lent = self.lent.load(Ordering::Relaxed);
-        self.lent.store(lent.wrapping_add(ONE), Ordering::Relaxed);
+        // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
+        // and the caller keeps the pool alive.
+        unsafe { Arc::increment_strong_count(self.inner.as_ptr().cast_const()) };
+        let lent = &self.head.lent;
+        lent.store(lent.load(Ordering::Relaxed) | HELD, Ordering::Relaxed);
     }
 }
 
@@ -318,8 +299,8 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         // caller's `&Pool` keeps alive); other threads touch only its
         // `back`.
         let here = unsafe { part.as_ref() };
-        let value = pool.take_as(Some(here.cache().raw()), epoch().now(), here.reset_on);
-        here.lend();
+        let value = pool.take_as(Some(here.cache().raw()), epoch().now(), here.head.reset_on);
+        here.head.lend_held();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
         // `part_abandon`; the part's home is its first field (`repr(C)`).

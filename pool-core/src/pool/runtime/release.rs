@@ -15,11 +15,12 @@
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::part::{CLOSED, Inner, ONE, Part};
+use super::part::{CLOSED, Inner, Part};
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Released};
+use crate::pool::head::ONE;
 use crate::reset::Reset;
 use crate::sync::Ordering;
 
@@ -136,10 +137,13 @@ unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>, inner: No
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
-    /// [`Pool::put`], knowing where the caches are.
+    /// [`Pool::put`](crate::Pool::put), knowing where the caches are; also
+    /// the release of a guard that holds no part (`handle`).
     #[inline(always)]
     pub(super) fn put(&self, value: Boxed<T>) {
-        self.put_as(value, self.pool.config.reset_on);
+        if let Some(value) = self.pool.prepare(value) {
+            self.give_here(value, epoch().now());
+        }
     }
 
     /// Returns a prepared `value` through the calling thread's cache: a
@@ -148,14 +152,5 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[inline(never)]
     fn give_here(&self, value: Boxed<T>, now: u64) {
         self.pool.give(crate::pool::raw(self.cache()), value, now);
-    }
-
-    /// [`put`](Self::put) with the pool's `reset_on` given, not read.
-    #[inline(always)]
-    pub(super) fn put_as(&self, value: Boxed<T>, reset_on: ResetOn) {
-        if let Some(value) = self.pool.prepare_as(value, reset_on, true) {
-            let now = epoch().now();
-            self.pool.give(crate::pool::raw(self.cache()), value, now);
-        }
     }
 }

@@ -30,7 +30,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use super::memo;
+use crate::pool::memo;
 
 /// A run-time pool, as a thread's list knows it: what to do with the
 /// thread's part of it when the thread exits.

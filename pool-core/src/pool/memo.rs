@@ -32,7 +32,7 @@ use crate::sync::MODELLED;
 const OFF: u64 = u64::MAX;
 
 /// A part's owner when no thread owns it: no thread's token.
-pub(super) const NOBODY: u64 = 0;
+pub(crate) const NOBODY: u64 = 0;
 
 /// A thread's token before it is given: no part's owner.
 const UNSET: u64 = u64::MAX;
@@ -66,7 +66,7 @@ crate::sync::thread_local! {
 /// The calling thread's token: the `owner` of the parts it owns, and of
 /// no other (module docs); [`UNSET`] until [`own_token`] gives it one.
 #[inline(always)]
-pub(super) fn token() -> u64 {
+pub(crate) fn token() -> u64 {
     if MODELLED {
         MODEL_TOKEN.with(Cell::get)
     } else {
@@ -76,7 +76,7 @@ pub(super) fn token() -> u64 {
 
 /// The calling thread's token, given now if it has none: what a part it
 /// takes bears as its owner.
-pub(super) fn own_token() -> u64 {
+pub(crate) fn own_token() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(NOBODY + 1);
     let give = |token: &Cell<u64>| {
         if token.get() == UNSET {
@@ -95,7 +95,7 @@ pub(super) fn own_token() -> u64 {
 
 /// Turns the thread's memo off for good: the thread is destroying its
 /// list of parts.
-pub(super) fn off() {
+pub(crate) fn off() {
     if !MODELLED {
         MEMO.with(|memo| {
             memo.entries
