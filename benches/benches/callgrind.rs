@@ -17,7 +17,8 @@
 //! variant (as `cargo bench` does, passing `--bench`), it does nothing.
 //!
 //! Variants: `none`, `person_clean` and `person_restore` (the derived
-//! reset's two cases, see `reset_variant`), and those of
+//! reset's two cases, see `reset_variant`), `runtime_ref` (`runtime`
+//! through a `&Pool<T>`), and those of
 //! [`pool_perf::round_trip::VARIANTS`]:
 //! `pool`, `runtime`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
@@ -91,7 +92,7 @@ fn main() {
         .collect();
     let Some(variant) = args.first() else {
         eprintln!(
-            "usage: callgrind <variant> [N]; variants: none, {}, derived, generic",
+            "usage: callgrind <variant> [N]; variants: none, runtime_ref, {}, derived, generic",
             VARIANTS.join(", ")
         );
         return;
@@ -110,6 +111,21 @@ fn main() {
         run_bursts(way, n, &mut held);
         return;
     }
+    if variant == "runtime_ref" {
+        // The run-time pool's round trip through `&Pool<T>`, as code
+        // written against the one pool type reaches it (`runtime` goes
+        // through the handle, which skips `Pool::acquire`'s test of the
+        // pool's kind).
+        let shared = Shared::<Small>::new();
+        let pool: &Pool<Small> = &shared.runtime;
+        let rt = move |i| {
+            let mut s = pool.acquire();
+            s.write(i);
+        };
+        run(rt, 1000);
+        run(rt, n);
+        return;
+    }
     if variant == "none" {
         let mut s = Small::create();
         run_none(&mut s, 1000);
@@ -125,7 +141,7 @@ fn main() {
     derive_round_trips(&mut pick);
     if !pick.found {
         eprintln!(
-            "unknown variant {variant:?}: expected one of none, {}, derived, generic",
+            "unknown variant {variant:?}: expected one of none, runtime_ref, {}, derived, generic",
             VARIANTS.join(", ")
         );
         std::process::exit(2);
