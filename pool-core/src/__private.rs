@@ -20,9 +20,9 @@ use crate::reset::Reset;
 
 pub use crate::engine::cache::LocalCache;
 pub use crate::engine::unset::ThreadCache;
-pub use crate::pool::declare::release;
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
+pub use crate::pool::release;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
     CloneEq, CloneOnly, Copied, Cursor, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,

@@ -175,13 +175,3 @@ fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aban
     let pool = unsafe { home.cast::<Pool<T>>().as_ref() };
     crate::pool::slow::abandon(&pool.state.core, value.erase());
 }
-
-/// The body of the release [`pool!`](crate::pool!) generates for each pool,
-/// `|_, value| release(&POOL, value)`: there the pool is a named `static`,
-/// a constant, so `put` inlines with a direct `%fs:` access to the thread
-/// cache, where one through the guard's home could not see which
-/// thread-local it goes to (docs/PERFORMANCE.md, instructions).
-#[inline(always)]
-pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
-    pool.put_boxed(value.0);
-}

@@ -28,7 +28,7 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::cache::RawCache;
 use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
 use crate::engine::unset::ThreadCache;
@@ -36,7 +36,7 @@ use crate::pool::memo::Memo;
 use crate::reset::Reset;
 use crate::sync::LocalKey;
 use config::{PoolConfig, ResetOn};
-use guard::{Abandoned, Home, Pooled};
+use guard::{Abandoned, Home, Pooled, Released};
 use head::PartHead;
 use state::StateRef;
 
@@ -435,13 +435,12 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
     }
 }
 
-/// A typed cache without its type, with no call (each call of a generic
-/// function is one more function per pooled type in a debug build).
-#[allow(clippy::inline_always, reason = "a field access, also unoptimised")]
+/// The body of the release [`pool!`](crate::pool!) generates for each pool,
+/// `|_, value| release(&POOL, value)`: there the pool is a named `static`,
+/// a constant, so `put` inlines with a direct `%fs:` access to the thread
+/// cache, where one through the guard's home could not see which
+/// thread-local it goes to (docs/PERFORMANCE.md, instructions).
 #[inline(always)]
-pub(crate) fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
-    match cache {
-        Some(cache) => Some(&cache.raw),
-        None => None,
-    }
+pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
+    pool.put_boxed(value.0);
 }

@@ -16,6 +16,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::part::{CLOSED, Inner, Part};
+use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
@@ -151,6 +152,17 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// own, so that the owner's release keeps nothing for it).
     #[inline(never)]
     fn give_here(&self, value: Boxed<T>, now: u64) {
-        self.pool.give(crate::pool::raw(self.cache()), value, now);
+        self.pool.give(raw(self.cache()), value, now);
+    }
+}
+
+/// A typed cache without its type, with no call (each call of a generic
+/// function is one more function per pooled type in a debug build).
+#[allow(clippy::inline_always, reason = "a field access, also unoptimised")]
+#[inline(always)]
+fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
+    match cache {
+        Some(cache) => Some(&cache.raw),
+        None => None,
     }
 }
