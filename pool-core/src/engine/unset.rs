@@ -30,7 +30,6 @@ use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::policy::Local;
 #[cfg(not(all(test, loom)))]
 use crate::engine::slot::{self, Slot};
-use crate::sync::LocalKey;
 
 /// A static pool's cache, as its `thread_local!` holds it: never dropped
 /// by the thread-local (so it needs no destructor state), retired at the
@@ -71,21 +70,6 @@ impl ThreadCache {
     #[inline(always)]
     pub(crate) fn raw(&self) -> &RawCache {
         &self.0
-    }
-
-    /// This thread's cache of the static pool whose thread-local is
-    /// `key`, through one non-generic function, so that
-    /// `LocalKey::try_with` is compiled once for every pool, not once per
-    /// pooled type. (Always `Some` outside loom: the thread-local has no
-    /// destructor to have run.)
-    #[inline(always)]
-    pub(crate) fn of(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
-        let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
-        // SAFETY: the thread-local is never dropped (this type has no
-        // drop outside loom), so its value lives until the thread ends,
-        // and the reference cannot outlive the thread: `RawCache` is not
-        // `Sync`, so `&RawCache` stays on it.
-        Some(unsafe { cache.as_ref() })
     }
 }
 

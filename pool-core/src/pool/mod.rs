@@ -89,7 +89,7 @@ pub struct Pool<T: Reset + Send + 'static> {
     /// pointer to the pool ([`Home`]'s invariant).
     pub(crate) home: Home<T>,
     pub(crate) config: PoolConfig<T>,
-    local: Caches<T>,
+    pub(crate) local: Caches<T>,
     pub(crate) state: StateRef<T>,
 }
 
@@ -114,8 +114,8 @@ pub(crate) struct Owned<T: Reset + Send + 'static> {
     /// The pool's id, the key of the threads' memos (`memo`).
     pub(crate) id: u64,
     /// Acquires from the pool through the calling thread's part of it,
-    /// past the fast path: on a memo miss, or the part's first guard.
-    /// Called with `inner` and the pool in it.
+    /// past the fast path (a memo miss). Called with `inner` and the pool
+    /// in it.
     pub(crate) acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
     /// Files an object given with [`Pool::put`] (counted, not yet reset)
     /// through the calling thread's part, as a release. Called with
@@ -171,23 +171,6 @@ impl<T: Reset + Send + 'static> Pool<T> {
         PoolConfig::new(create)
     }
 
-    /// Builds a run-time pool's `Pool`, from pointers into its allocation,
-    /// which holds it first; `home` is for guards that hold a strong count
-    /// on that allocation.
-    pub(crate) fn owned(
-        home: Home<T>,
-        config: PoolConfig<T>,
-        caches: Owned<T>,
-        state: StateRef<T>,
-    ) -> Self {
-        Pool {
-            home,
-            config,
-            local: Caches::Owned(caches),
-            state,
-        }
-    }
-
     /// Takes an idle object, or makes one, and returns it in a guard that
     /// gives it back when dropped.
     ///
@@ -212,7 +195,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // A cache even in a thread-local destructor (it has none of
                 // its own; once its thread's exit retired it, its paths go
                 // to the store); `None` only under loom, which drops it.
-                let value = self.take(ThreadCache::of(key), now);
+                let value = self.take(static_cache(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -341,7 +324,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         };
         let now = epoch().now();
         // `None` only under loom (see `acquire`): to the shared store.
-        self.give(ThreadCache::of(key), value, now);
+        self.give(static_cache(key), value, now);
     }
 
     /// Resets a released object (unless the pool resets on acquire) and
@@ -443,4 +426,17 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 #[inline(always)]
 pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
     pool.put_boxed(value.0);
+}
+
+/// This thread's cache of a static pool, through one non-generic
+/// function, so that `LocalKey::try_with` is compiled once for every pool,
+/// not once per pooled type. (Always `Some` outside loom: the
+/// thread-local has no destructor to have run.)
+#[inline(always)]
+pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
+    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
+    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
+    // value lives until the thread ends, and the reference cannot outlive
+    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
+    Some(unsafe { cache.as_ref() })
 }

@@ -10,7 +10,6 @@
 
 use super::{Caches, Pool};
 use crate::engine::erased::boxed_with;
-use crate::engine::unset::ThreadCache;
 use crate::reset::Reset;
 
 impl<T: Reset + Send + 'static> Pool<T> {
@@ -124,7 +123,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // thread-local destructor), it has handed its objects over.
         match &self.local {
             Caches::Static(key) => {
-                if let Some(cache) = ThreadCache::of(key) {
+                if let Some(cache) = crate::pool::static_cache(key) {
                     cache.clear();
                 }
             }

@@ -50,7 +50,7 @@ use crate::pool::config::{
 };
 use crate::pool::guard::Home;
 use crate::pool::state::{PoolState, StateRef};
-use crate::pool::{Owned, Pool, config};
+use crate::pool::{Caches, Owned, Pool, config};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Owners};
 use handle::{abandon_counted, release_counted};
@@ -307,7 +307,12 @@ impl<T: Reset + Send + 'static> Inner<T> {
             let owner: Weak<dyn Rotate> = weak.clone();
             let state = PoolState::with_owner(name, &config, owner);
             Inner {
-                pool: Pool::owned(home, config, erased, state_ref),
+                pool: Pool {
+                    home,
+                    config,
+                    local: Caches::Owned(erased),
+                    state: state_ref,
+                },
                 erased,
                 state,
                 _create: create,
