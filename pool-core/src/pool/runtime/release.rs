@@ -129,11 +129,25 @@ unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>, inner: No
     let back = unsafe { &(*part.as_ptr()).back };
     if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
         // SAFETY: the part's count on the pool, which only this release
-        // gives back; `inner` has `Arc::as_ptr`'s provenance.
-        unsafe {
-            (*inner.as_ptr()).owners.leave();
-            Arc::decrement_strong_count(inner.as_ptr().cast_const());
-        }
+        // gives back.
+        unsafe { let_go(inner) };
+    }
+}
+
+/// Gives back a closed part's strong count on its pool: a call of its own,
+/// so that a release keeps no stack for the `Arc`'s drop.
+///
+/// # Safety
+///
+/// The caller gives back the part's count (`Part`'s invariant); `inner`
+/// has `Arc::as_ptr`'s provenance.
+#[cold]
+#[inline(never)]
+unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        (*inner.as_ptr()).owners.leave();
+        Arc::decrement_strong_count(inner.as_ptr().cast_const());
     }
 }
 
