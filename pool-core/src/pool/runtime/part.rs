@@ -59,15 +59,9 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     pub(super) handles: AtomicUsize,
     /// Every part, for `close` and the drop, and those no thread owns.
     pub(super) parts: Mutex<Parts<T>>,
-    /// `lookup::part_slow`, called through this pointer: every
-    /// `Pool<T>`'s fast paths name `OwnedCaches<T>` (the `Caches::Owned`
-    /// arm, which a static's folds away only after it is compiled), and a
-    /// direct call made each pooled type compile the run-time pool's whole
-    /// set-up of a thread's part (the part's making, its listing, its
-    /// release, `Inner`'s drop): 2500 of the 4800 LLVM IR lines of a
-    /// derived struct, static or not. Through a pointer set by
-    /// `Inner::make`, only a type that makes a run-time pool compiles it.
-    /// The call is on the memo's miss, so the hit costs the same.
+    /// `lookup::part_slow`, called through this pointer, set by
+    /// `Inner::make`: `lookup` is built on this module, which so names
+    /// none of it. The call is on the memo's miss only.
     pub(super) part_slow: fn(&OwnedCaches<T>) -> Option<NonNull<Part<T>>>,
 }
 
