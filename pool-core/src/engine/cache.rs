@@ -391,35 +391,33 @@ impl std::fmt::Debug for RawCache {
     }
 }
 
-/// A thread's cache of idle objects for one pool: the thread-local handle
-/// of its slot.
-///
-/// Only [`pool!`](crate::pool!) and the derive create these, as the lazily
-/// initialized value of a `thread_local!`; it has no public methods.
+/// A thread's cache of idle objects for one pool, typed: a [`RawCache`]
+/// viewed through [`LocalCache::from_raw`] (or, in a loom model, made by
+/// `from_core`); it has no public methods.
 #[doc(hidden)]
 #[repr(transparent)]
 pub struct LocalCache<T> {
-    /// Read directly by the typed pool's fast paths (`crate::pool::raw`).
+    /// Read directly by the typed pool's fast paths.
     pub(crate) raw: RawCache,
     /// Its objects are `Boxed<T>`s.
     _objects: PhantomData<T>,
 }
 
-impl<T: Send + 'static> LocalCache<T> {
-    /// A cache for the pool whose core is `core`, registered with it
-    /// (its typed constructors, for a pool's state, are `crate::pool::state`'s).
-    ///
-    /// # Safety
-    ///
-    /// `core`'s objects are `Boxed<T>`s of this `T`.
-    #[cfg(all(test, loom))]
-    pub(crate) unsafe fn from_core(core: CoreRef) -> Self {
-        LocalCache {
-            raw: RawCache::new(core),
-            _objects: PhantomData,
+crate::sync::modelled! {
+    impl<T: Send + 'static> LocalCache<T> {
+        /// A registered cache of the pool whose core is `core`.
+        ///
+        /// # Safety
+        ///
+        /// `core`'s objects are `Boxed<T>`s of this `T`.
+        pub(crate) unsafe fn from_core(core: CoreRef) -> Self {
+            let raw = RawCache::new(core);
+            LocalCache { raw, _objects: PhantomData }
         }
     }
+}
 
+impl<T: Send + 'static> LocalCache<T> {
     /// The cache without its type, for the slow paths.
     #[inline(always)]
     pub(crate) fn raw(&self) -> &RawCache {

@@ -57,12 +57,15 @@ pub(crate) struct PoolCore {
 #[derive(Clone, Copy)]
 pub(crate) struct CoreRef(NonNull<PoolCore>);
 
-impl CoreRef {
-    /// A pointer to no core, for a cache not yet registered
-    /// (`RawCache::unset`), which reads it only once it is replaced.
-    #[cfg(not(all(test, loom)))]
-    pub(crate) const NONE: CoreRef = CoreRef(NonNull::dangling());
+crate::sync::not_modelled! {
+    impl CoreRef {
+        /// A pointer to no core, for a cache not yet registered
+        /// (`RawCache::unset`), which reads it only once it is replaced.
+        pub(crate) const NONE: CoreRef = CoreRef(NonNull::dangling());
+    }
+}
 
+impl CoreRef {
     /// The core, for as long as the pointer is valid.
     ///
     /// # Safety

@@ -69,15 +69,18 @@ pub(crate) struct Owner {
     forks: u64,
 }
 
-impl Owner {
-    /// No thread: a closed slot's (`Slot::closed`), never taken for an
-    /// orphan (serial 0).
-    #[cfg(not(all(test, loom)))]
-    pub(crate) const NONE: Owner = Owner {
-        thread: 0,
-        forks: 0,
-    };
+crate::sync::not_modelled! {
+    impl Owner {
+        /// No thread: a closed slot's (`Slot::closed`), never taken for an
+        /// orphan (serial 0).
+        pub(crate) const NONE: Owner = Owner {
+            thread: 0,
+            forks: 0,
+        };
+    }
+}
 
+impl Owner {
     /// The calling thread, now.
     pub(crate) fn current() -> Owner {
         Owner {

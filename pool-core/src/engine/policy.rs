@@ -79,19 +79,22 @@ impl std::fmt::Debug for Local {
     }
 }
 
-impl Local {
-    /// An empty cache with no room, for a closed slot (`Slot::closed`).
-    #[cfg(not(all(test, loom)))]
-    pub(crate) const EMPTY: Local = Local {
-        items: Vec::new(),
-        bound: 0,
-        capacity: 0,
-        epoch: 0,
-        last_crossing: Crossing::None,
-        refill_found: false,
-        spill_fit: false,
-    };
+crate::sync::not_modelled! {
+    impl Local {
+        /// An empty cache with no room, for a closed slot (`Slot::closed`).
+        pub(crate) const EMPTY: Local = Local {
+            items: Vec::new(),
+            bound: 0,
+            capacity: 0,
+            epoch: 0,
+            last_crossing: Crossing::None,
+            refill_found: false,
+            spill_fit: false,
+        };
+    }
+}
 
+impl Local {
     /// An empty cache within `bounds`, current at epoch `now`.
     pub(crate) fn new(now: u64, bounds: Bounds) -> Self {
         Local {

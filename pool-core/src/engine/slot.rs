@@ -148,25 +148,28 @@ pub(crate) struct Entered<'a, L> {
     _lock: Option<Locked<'a>>,
 }
 
-impl<L> Slot<L> {
-    /// A slot no one owns, whose gate is closed for ever: the fast paths
-    /// back off from it and nothing registers it (a static pool's cache
-    /// before its first slow path, `crate::engine::cache::RawCache::unset`).
-    #[cfg(not(all(test, loom)))]
-    pub(crate) const fn closed(contents: L) -> Self {
-        Slot {
-            busy: AtomicU8::new(0),
-            gate: AtomicU64::new(CLAIMED),
-            lock: SlotLock(AtomicBool::new(false)),
-            hits_local: AtomicU64::new(0),
-            returned: AtomicU64::new(0),
-            dropped: AtomicU64::new(0),
-            created: AtomicU64::new(0),
-            contents: UnsafeCell::new(contents),
-            owner: Owner::NONE,
+crate::sync::not_modelled! {
+    impl<L> Slot<L> {
+        /// A slot no one owns, whose gate is closed for ever: the fast paths
+        /// back off from it and nothing registers it (a static pool's cache
+        /// before its first slow path, `crate::engine::cache::RawCache::unset`).
+        pub(crate) const fn closed(contents: L) -> Self {
+            Slot {
+                busy: AtomicU8::new(0),
+                gate: AtomicU64::new(CLAIMED),
+                lock: SlotLock(AtomicBool::new(false)),
+                hits_local: AtomicU64::new(0),
+                returned: AtomicU64::new(0),
+                dropped: AtomicU64::new(0),
+                created: AtomicU64::new(0),
+                contents: UnsafeCell::new(contents),
+                owner: Owner::NONE,
+            }
         }
     }
+}
 
+impl<L> Slot<L> {
     /// Allocates a slot for `contents`, released in `epoch`, and registers
     /// it in `slots`; the calling thread is its owner.
     pub(crate) fn register(

@@ -17,7 +17,6 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
-use crate::engine::cache::LocalCache;
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::{Erased, boxed_with, dispose};
 use crate::engine::policy::Bounds;
@@ -210,18 +209,21 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
     }
 }
 
-/// The typed cache's constructors, for a pool whose state is known: here,
-/// as the engine knows no pool's state.
-impl<T: Reset + Send + 'static> LocalCache<T> {
-    /// The calling thread's cache for the pool whose shared half is
-    /// `state`, registered with it: a run-time pool's part's, or a loom
-    /// model's. (A static pool's `thread_local!` starts unset and
-    /// registers on its thread's first slow path: `RawCache::unset`.)
-    /// Allocates its slot, and nothing for the objects: the first release
-    /// grows the cache.
-    #[cfg(all(test, loom))]
-    pub(crate) fn with_state(state: StateRef<T>) -> Self {
-        // SAFETY: the core of a pool of `T`s, which holds only `T`s.
-        unsafe { LocalCache::from_core(state.core()) }
+crate::sync::modelled! {
+    use crate::engine::cache::LocalCache;
+
+    /// The typed cache's constructor for a loom model, for a pool whose
+    /// state is known: here, as the engine knows no pool's state.
+    impl<T: Reset + Send + 'static> LocalCache<T> {
+        /// The calling thread's cache for the pool whose shared half is
+        /// `state`, registered with it. (A static pool's `thread_local!`
+        /// starts unset and registers on its thread's first slow path:
+        /// `RawCache::unset`; a run-time pool's part makes its own.)
+        /// Allocates its slot, and nothing for the objects: the first
+        /// release grows the cache.
+        pub(crate) fn with_state(state: StateRef<T>) -> Self {
+            // SAFETY: the core of a pool of `T`s, which holds only `T`s.
+            unsafe { LocalCache::from_core(state.core()) }
+        }
     }
 }
