@@ -220,9 +220,12 @@ impl<T: Reset + Send + 'static> Pool<T> {
             let head = unsafe { part.cast::<PartHead<T>>().as_ref() };
             // A part an acquire reaches holds the pool (`HELD`: `Part`'s
             // protocol, `crate::pool::runtime::part`).
-            debug_assert!(head.held(), "a part reached by an acquire holds its pool");
-            let value = self.take_as(Some(head.cache()), epoch().now(), head.reset_on);
-            head.lend_held();
+            debug_assert!(
+                head.lent.held(),
+                "a part reached by an acquire holds its pool"
+            );
+            let value = self.take_as(Some(head.cache.get()), epoch().now(), head.reset_on);
+            head.lent.lend_held();
             // SAFETY: the guard is counted in the part's `lent`, and the
             // part holds the pool; its home is the part's first field.
             return unsafe { Pooled::new(value, part.cast::<Home<T>>()) };

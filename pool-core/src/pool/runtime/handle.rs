@@ -197,7 +197,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
             let (lent, back) = unsafe { (&(*part.as_ptr()).head.lent, &(*part.as_ptr()).back) };
             // No acquire follows: the handles' count ordered every one
             // before this `close`, and this is the last handle.
-            let lent = lent.load(Ordering::Relaxed);
+            let lent = lent.get();
             if lent & HELD == 0 {
                 continue; // lent nothing, holds nothing
             }

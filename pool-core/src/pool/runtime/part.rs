@@ -23,7 +23,7 @@ use crate::engine::core::CoreRef;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Home, Pooled};
-use crate::pool::head::{HELD, PartHead};
+use crate::pool::head::PartHead;
 use crate::pool::memo::{self, Memo};
 use crate::pool::state::PoolState;
 use crate::pool::{Owned, Pool};
@@ -167,7 +167,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     #[inline(always)]
     pub(super) fn cache(&self) -> &LocalCache<T> {
         // SAFETY: the cache of a pool of `T`s holds only `T`s.
-        unsafe { LocalCache::from_raw(self.head.cache()) }
+        unsafe { LocalCache::from_raw(self.head.cache.get()) }
     }
 
     /// Gives the part a new cache for its new owner, the old one retired
@@ -180,7 +180,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     pub(super) unsafe fn renew(&self, core: CoreRef) {
         let cache = RawCache::new(core);
         // SAFETY: the caller's promise: no reference to the cache is live.
-        unsafe { *self.head.cache.get() = cache };
+        unsafe { self.head.cache.replace(cache) };
     }
 
     /// Makes the calling thread the part's owner, as it takes the part.
@@ -233,14 +233,13 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// that `close` sees the count it takes), and keeps the pool alive.
     #[cold]
     pub(super) unsafe fn hold(&self) {
-        if self.head.held() {
+        if self.head.lent.held() {
             return;
         }
         // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
         // and the caller keeps the pool alive.
         unsafe { Arc::increment_strong_count(self.inner.as_ptr().cast_const()) };
-        let lent = &self.head.lent;
-        lent.store(lent.load(Ordering::Relaxed) | HELD, Ordering::Relaxed);
+        self.head.lent.set_held();
     }
 }
 
@@ -294,7 +293,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
         // `back`.
         let here = unsafe { part.as_ref() };
         let value = pool.take_as(Some(here.cache().raw()), epoch().now(), here.head.reset_on);
-        here.head.lend_held();
+        here.head.lent.lend_held();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
         // `part_abandon`; the part's home is its first field (`repr(C)`).
