@@ -154,22 +154,30 @@ crate::sync::not_modelled! {
         /// back off from it and nothing registers it (a static pool's cache
         /// before its first slow path, `crate::engine::cache::RawCache::unset`).
         pub(crate) const fn closed(contents: L) -> Self {
+            Slot::new(contents, CLAIMED, Owner::NONE)
+        }
+    }
+}
+
+impl<L> Slot<L> {
+    crate::sync::const_fn! {
+        /// A slot holding `contents`, its gate at `gate`, owned by `owner`:
+        /// a `const fn` outside loom, for [`Slot::closed`].
+        fn new(contents: L, gate: u64, owner: Owner) -> Self {
             Slot {
                 busy: AtomicU8::new(0),
-                gate: AtomicU64::new(CLAIMED),
+                gate: AtomicU64::new(gate),
                 lock: SlotLock(AtomicBool::new(false)),
                 hits_local: AtomicU64::new(0),
                 returned: AtomicU64::new(0),
                 dropped: AtomicU64::new(0),
                 created: AtomicU64::new(0),
                 contents: UnsafeCell::new(contents),
-                owner: Owner::NONE,
+                owner,
             }
         }
     }
-}
 
-impl<L> Slot<L> {
     /// Allocates a slot for `contents`, released in `epoch`, and registers
     /// it in `slots`; the calling thread is its owner.
     pub(crate) fn register(
@@ -177,17 +185,11 @@ impl<L> Slot<L> {
         epoch: u64,
         slots: &Mutex<Slots<L>>,
     ) -> NonNull<CachePadded<Slot<L>>> {
-        let slot = Box::new(CachePadded::new(Slot {
-            busy: AtomicU8::new(0),
-            gate: AtomicU64::new(epoch),
-            lock: SlotLock(AtomicBool::new(false)),
-            hits_local: AtomicU64::new(0),
-            returned: AtomicU64::new(0),
-            dropped: AtomicU64::new(0),
-            created: AtomicU64::new(0),
-            contents: UnsafeCell::new(contents),
-            owner: Owner::current(),
-        }));
+        let slot = Box::new(CachePadded::new(Slot::new(
+            contents,
+            epoch,
+            Owner::current(),
+        )));
         let slot = NonNull::from(Box::leak(slot));
         lock(slots).live.push(SlotRef(slot));
         slot
