@@ -210,7 +210,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// [`acquire`](Self::acquire) for the run-time pool whose caches are
     /// `owned`: through the calling thread's part, which the memo gives
     /// on the fast path.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn acquire_owned(&self, owned: &Owned<T>) -> Pooled<T> {
         if let Memo::Hit(part) = memo::get(owned.id) {
             // SAFETY: recorded for this pool (ids are never reused), so
