@@ -66,7 +66,7 @@ pub(crate) struct OwnerCache(UnsafeCell<RawCache>);
 
 impl OwnerCache {
     /// The cache. Called by the part's owner only.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn get(&self) -> &RawCache {
         // SAFETY: only the part's next owner replaces the cache, before
         // its first use, and no reference of the last owner's outlives its
@@ -101,14 +101,14 @@ pub(crate) struct LentCount(CachePadded<AtomicUsize>);
 impl LentCount {
     /// The count, for `close`, which no acquire can race (module docs of
     /// `crate::pool::runtime::part`).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn get(&self) -> usize {
         self.0.load(Ordering::Relaxed)
     }
 
     /// Whether the part holds its count on the pool, as every part an
     /// acquire reaches does.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn held(&self) -> bool {
         self.get() & HELD != 0
     }
@@ -122,7 +122,7 @@ impl LentCount {
     /// Counts a guard lent, on the owner's thread, through a part that
     /// holds its count on the pool: a load and a store, as no other thread
     /// writes the count.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn lend_held(&self) {
         self.0
             .store(self.get().wrapping_add(ONE), Ordering::Relaxed);

@@ -117,7 +117,7 @@ pub(crate) enum Memo {
 }
 
 /// The cache this thread recorded for the run-time pool `id`, if any.
-#[inline(always)]
+#[inline]
 pub(crate) fn get(id: u64) -> Memo {
     if !MODELLED {
         let (known, cache) = MEMO.with(|memo| memo.entries[(id % 4) as usize].get());

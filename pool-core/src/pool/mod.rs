@@ -260,8 +260,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// [`take`](Self::take) with the pool's `reset_on` given: a run-time
     /// pool's acquire reads it from the thread's part, which it holds
-    /// anyway, rather than from the pool.
-    #[inline(always)]
+    /// anyway, rather than from the pool. Inlined into both acquires in an
+    /// optimised build; a debug build compiles it once per pooled type.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn take_as(
         &self,
         cache: Option<&RawCache>,
