@@ -16,9 +16,8 @@
 pub(crate) mod config;
 pub(crate) mod declare;
 pub(crate) mod guard;
-pub(crate) mod head;
-pub(crate) mod memo;
 pub(crate) mod mistakes;
+pub(crate) mod owned;
 pub(crate) mod runtime;
 mod slow;
 pub(crate) mod state;
@@ -32,12 +31,11 @@ use crate::engine::cache::RawCache;
 use crate::engine::erased::{Boxed, Erased};
 use crate::engine::slot::epoch;
 use crate::engine::unset::ThreadCache;
-use crate::pool::memo::Memo;
 use crate::reset::Reset;
 use crate::sync::LocalKey;
 use config::{PoolConfig, ResetOn};
 use guard::{Abandoned, Home, Pooled, Released};
-use head::PartHead;
+use owned::{Memo, PartHead};
 use state::StateRef;
 
 use crate::engine::stats::Stats;
@@ -111,7 +109,7 @@ pub(crate) struct Owned<T: Reset + Send + 'static> {
     /// The run-time pool's allocation, with the provenance of all of it,
     /// alive as long as the `Pool`, which is in it.
     pub(crate) inner: NonNull<()>,
-    /// The pool's id, the key of the threads' memos (`memo`).
+    /// The pool's id, the key of the threads' memos (`owned`).
     pub(crate) id: u64,
     /// Acquires from the pool through the calling thread's part of it,
     /// past the fast path (a memo miss). Called with `inner` and the pool
@@ -212,11 +210,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// on the fast path.
     #[inline]
     pub(crate) fn acquire_owned(&self, owned: &Owned<T>) -> Pooled<T> {
-        if let Memo::Hit(part) = memo::get(owned.id) {
+        if let Memo::Hit(part) = owned::get(owned.id) {
             // SAFETY: recorded for this pool (ids are never reused), so
-            // this thread's part of it (`memo`'s invariant), alive as long
+            // this thread's part of it (`owned`'s invariant), alive as long
             // as the pool, which `self` keeps alive; a part begins with its
-            // head (`head`'s invariant), and this thread owns it.
+            // head (`owned`'s invariant), and this thread owns it.
             let head = unsafe { part.cast::<PartHead<T>>().as_ref() };
             // A part an acquire reaches holds the pool (`HELD`: `Part`'s
             // protocol, `crate::pool::runtime::part`).

@@ -19,7 +19,7 @@ use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::Pool;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
-use crate::pool::head::HELD;
+use crate::pool::owned::HELD;
 use crate::pool::state::StateRef;
 use crate::reset::Reset;
 use crate::sync::{Ordering, lock};

@@ -18,7 +18,7 @@ use super::part::{Inner, Lent, OwnedCaches, Part};
 use super::release;
 use super::thread::{self, Exit};
 use crate::engine::erased::Boxed;
-use crate::pool::memo;
+use crate::pool::owned;
 use crate::reset::Reset;
 use crate::sync::{Ordering, lock};
 
@@ -102,7 +102,7 @@ pub(super) fn part_slow<T: Reset + Send + 'static>(
     // SAFETY: the pool, alive while `owned` is used.
     let inner = unsafe { owned.inner.as_ref() };
     let part = thread::part(owned.id, || inner.take_part(owned.inner))?;
-    memo::set(owned.id, part);
+    owned::set(owned.id, part);
     Some(part.cast())
 }
 

@@ -24,7 +24,7 @@
 //! then.
 //!
 //! A thread finds its part through a memo of the last four run-time pools
-//! it used (`memo`), then its own list of its parts, keyed by pool
+//! it used (`crate::pool::owned`), then its own list of its parts, keyed by pool
 //! (`thread`), and otherwise takes one from the pool (`lookup`). So a
 //! thread's part of a pool costs the same whatever other threads exist,
 //! and needs no thread id. At the thread's exit its list hands each part
@@ -343,7 +343,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
 }
 
 /// A unique id for a run-time pool, never reused: the key of the calling
-/// thread's memo (`memo`). Only uniqueness matters, so no model needs it.
+/// thread's memo (`crate::pool::owned`). Only uniqueness matters, so no model needs it.
 fn next_pool_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)

@@ -23,8 +23,8 @@ use crate::engine::core::CoreRef;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Home, Pooled};
-use crate::pool::head::PartHead;
-use crate::pool::memo::{self, Memo};
+use crate::pool::owned::PartHead;
+use crate::pool::owned::{self, Memo};
 use crate::pool::state::PoolState;
 use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
@@ -125,10 +125,10 @@ pub(super) struct Part<T: Reset + Send + 'static> {
     pub(super) back: CachePadded<AtomicUsize>,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
-    /// The owner's token (`memo::token`), or `memo::NOBODY` between two
+    /// The owner's token (`owned::token`), or `owned::NOBODY` between two
     /// owners: written by the owner alone, as it takes the part and as it
     /// hands it back, and read by every release of the part's guards,
-    /// which so knows whether the part is its own thread's (`memo`'s
+    /// which so knows whether the part is its own thread's (`owned`'s
     /// invariant). Beside `inner`, which those releases read anyway.
     owner: AtomicU64,
 }
@@ -156,7 +156,7 @@ impl<T: Reset + Send + 'static> Part<T> {
             head: PartHead::new(home, RawCache::new(core), reset_on),
             back: CachePadded::new(AtomicUsize::new(0)),
             inner,
-            owner: AtomicU64::new(memo::NOBODY),
+            owner: AtomicU64::new(owned::NOBODY),
         }
     }
 
@@ -190,12 +190,12 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// The caller is taking the part for its own: a new one, or one off
     /// the pool's free list, taken under the pool's lock.
     pub(super) unsafe fn own(&self) {
-        self.owner.store(memo::own_token(), Ordering::Relaxed);
+        self.owner.store(owned::own_token(), Ordering::Relaxed);
     }
 
     /// Hands the part back: the calling thread, its owner, is done with it.
     pub(super) fn disown(&self) {
-        self.owner.store(memo::NOBODY, Ordering::Relaxed);
+        self.owner.store(owned::NOBODY, Ordering::Relaxed);
     }
 
     /// The owner's cache, if the calling thread is the owner: a release's
@@ -206,7 +206,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// token.)
     #[inline(always)]
     pub(super) fn own_cache(&self) -> Option<&LocalCache<T>> {
-        if self.owner.load(Ordering::Relaxed) == memo::token() {
+        if self.owner.load(Ordering::Relaxed) == owned::token() {
             Some(self.cache())
         } else {
             None
@@ -267,7 +267,7 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
     /// `PoolHandle::acquire` directly.
     #[inline]
     pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
-        match memo::get(self.id) {
+        match owned::get(self.id) {
             // As in `part`.
             Memo::Hit(part) => self.acquire_through(part.cast(), pool),
             Memo::Miss | Memo::Off => self.acquire_slow(pool),
@@ -331,10 +331,10 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
     /// destroying its list (see [`Memo::Off`]).
     #[inline(always)]
     fn part(&self) -> Option<NonNull<Part<T>>> {
-        match memo::get(self.id) {
+        match owned::get(self.id) {
             // Recorded by `part_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
-            // its. So it is this thread's part (`memo`'s invariant).
+            // its. So it is this thread's part (`owned`'s invariant).
             Memo::Hit(part) => Some(part.cast()),
             // SAFETY: the pool, alive while `self` is used.
             Memo::Miss => (unsafe { self.inner.as_ref() }.part_slow)(self),

@@ -21,7 +21,7 @@ use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Released};
-use crate::pool::head::ONE;
+use crate::pool::owned::ONE;
 use crate::reset::Reset;
 use crate::sync::Ordering;
 

@@ -4,7 +4,7 @@
 //!
 //! Invariant: a part in a thread's list is used by that thread alone, for
 //! as long as its pool lives and the list does. The list's destructor, at
-//! the thread's exit, first turns the thread's memo off (`memo`), so that
+//! the thread's exit, first turns the thread's memo off (`crate::pool::owned`), so that
 //! no later operation on the thread reaches a part, and then hands each
 //! part whose pool is still alive back to it ([`Exit::exit`]): the pool
 //! retires the part's cache into its shared store, as a static pool's
@@ -30,7 +30,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use crate::pool::memo;
+use crate::pool::owned;
 
 /// A run-time pool, as a thread's list knows it: what to do with the
 /// thread's part of it when the thread exits.
@@ -104,7 +104,7 @@ impl Parts {
     /// Turns the thread's memo off, then hands every listed part back to
     /// its pool, if the pool lives: what the thread's exit does.
     pub(crate) fn exit(&mut self) {
-        memo::off();
+        owned::off();
         for (_, entry) in self.by_pool.drain() {
             if let Some(pool) = entry.pool.upgrade() {
                 pool.exit(entry.part);

@@ -1,0 +1,267 @@
+//! A thread's parts of the run-time pools, as the typed pools reach them
+//! on the fast path, with no call into the run-time pools' code: the memo
+//! that finds the calling thread's part of a pool, the token that says
+//! whose a part is, and the part's head, what an acquire reads and writes
+//! of it. The rest of a part (the count of guards given back, its pool,
+//! its owner's token) and the protocol that keeps the pool alive are
+//! `crate::pool::runtime::part`'s, which embeds the head first.
+//!
+//! The memo: four entries, the pool's id modulo four picks one, so a
+//! thread's first four run-time pools never evict each other; in front of
+//! the thread's list of its parts (`crate::pool::runtime::thread`).
+//!
+//! Invariants:
+//! - A memo entry is set only just after the thread's list gave the part,
+//!   so only while the list is alive, and the list's destructor turns the
+//!   memo off ([`off`]) before it hands any part back to its pool; from
+//!   then on the memo stays off, and run-time pools' operations on the
+//!   thread go without a part. So an entry always names a part of this
+//!   thread's own. The memo has no destructor of its own, so it is
+//!   readable during thread-local destruction. Under loom every model
+//!   thread runs on one OS thread, so the memo is unused there: always a
+//!   miss.
+//! - Tokens are given once per thread, never reused, and never [`NOBODY`]
+//!   (a part's owner when it has none) or `UNSET` (a thread's token
+//!   before it is given, which no part bears): so a part's owner equals a
+//!   thread's token only if that thread stored it, when it took the part,
+//!   and has not stored [`NOBODY`] since, when it handed the part back.
+//!   Under loom each model thread has its own token.
+//! - A head is the first field of a `#[repr(C)]` part, so a pointer to the
+//!   head is a pointer to the part, and its `home` is first, so it is a
+//!   pointer to the home of the guards lent through the part ([`Home`]'s
+//!   invariant). `cache` and `reset_on` are written only while no thread
+//!   owns the part; `lent` only by the owner thread. A part whose `lent`
+//!   has [`HELD`] set holds a strong count on its pool, so a guard counted
+//!   out of it in `lent` keeps the pool alive (`Part`'s protocol).
+
+use std::cell::{Cell, UnsafeCell};
+use std::ptr::NonNull;
+
+use crossbeam_utils::CachePadded;
+
+use crate::engine::cache::RawCache;
+use crate::pool::config::ResetOn;
+use crate::pool::guard::Home;
+use crate::reset::Reset;
+use crate::sync::{AtomicUsize, MODELLED, Ordering};
+
+/// An entry's id once the memo is off: matches no pool.
+const OFF: u64 = u64::MAX;
+
+/// A part's owner when no thread owns it: no thread's token.
+pub(crate) const NOBODY: u64 = 0;
+
+/// A thread's token before it is given: no part's owner.
+const UNSET: u64 = u64::MAX;
+
+/// The memo's entries, each a pool's id and the thread's part of it, and
+/// the thread's token, on one thread-local.
+struct Entries {
+    entries: [Cell<(u64, NonNull<()>)>; 4],
+    token: Cell<u64>,
+}
+
+std::thread_local! {
+    /// No destructor, so it is readable during thread-local destruction.
+    static MEMO: Entries = const {
+        Entries {
+            entries: [const { Cell::new((0, NonNull::dangling())) }; 4],
+            token: Cell::new(UNSET),
+        }
+    };
+}
+
+crate::sync::thread_local! {
+    /// The token of a model thread, under loom (in a std build, unused).
+    #[allow(
+        clippy::missing_const_for_thread_local,
+        reason = "loom's thread_local! takes no const initializer"
+    )]
+    static MODEL_TOKEN: Cell<u64> = Cell::new(UNSET);
+}
+
+/// The calling thread's token: the `owner` of the parts it owns, and of
+/// no other (module docs); [`UNSET`] until [`own_token`] gives it one.
+#[inline(always)]
+pub(crate) fn token() -> u64 {
+    if MODELLED {
+        MODEL_TOKEN.with(Cell::get)
+    } else {
+        MEMO.with(|memo| memo.token.get())
+    }
+}
+
+/// The calling thread's token, given now if it has none: what a part it
+/// takes bears as its owner.
+pub(crate) fn own_token() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(NOBODY + 1);
+    let give = |token: &Cell<u64>| {
+        if token.get() == UNSET {
+            // Only uniqueness matters: no order with anything else. A
+            // counter that reached `UNSET` would take 2^64 threads.
+            token.set(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        }
+        token.get()
+    };
+    if MODELLED {
+        MODEL_TOKEN.with(give)
+    } else {
+        MEMO.with(|memo| give(&memo.token))
+    }
+}
+
+/// Turns the thread's memo off for good: the thread is destroying its
+/// list of parts.
+pub(crate) fn off() {
+    if !MODELLED {
+        MEMO.with(|memo| {
+            memo.entries
+                .iter()
+                .for_each(|entry| entry.set((OFF, NonNull::dangling())));
+        });
+    }
+}
+
+/// What the memo knows of a run-time pool's cache on this thread.
+pub(crate) enum Memo {
+    /// The cache recorded for the pool.
+    Hit(NonNull<()>),
+    /// Nothing recorded: look the cache up.
+    Miss,
+    /// The thread has destroyed its list of parts, or is destroying it,
+    /// and its memo is off: the operation goes without a cache.
+    Off,
+}
+
+/// The cache this thread recorded for the run-time pool `id`, if any.
+#[inline]
+pub(crate) fn get(id: u64) -> Memo {
+    if !MODELLED {
+        let (known, cache) = MEMO.with(|memo| memo.entries[(id % 4) as usize].get());
+        // Ids start at 1 and `OFF` is none: a match is a recorded cache.
+        if known == id {
+            return Memo::Hit(cache);
+        }
+        if known == OFF {
+            return Memo::Off;
+        }
+    }
+    Memo::Miss
+}
+
+/// Records `cache` as this thread's cache of the run-time pool `id`.
+/// Must be called just after the thread's list gave it (module docs).
+pub(crate) fn set(id: u64, cache: NonNull<()>) {
+    if !MODELLED {
+        MEMO.with(|memo| {
+            let entry = &memo.entries[(id % 4) as usize];
+            if entry.get().0 != OFF {
+                entry.set((id, cache));
+            }
+        });
+    }
+}
+
+/// The unit of a part's counts of guards (`lent` here, `back` in the part).
+pub(crate) const ONE: usize = 2;
+/// `lent`'s flag: the part holds a strong count on its pool.
+pub(crate) const HELD: usize = 1;
+
+/// The head of a run-time pool's part (module docs). Generic only in its
+/// home: what the fast acquire calls on it is compiled once, not once per
+/// pooled type.
+#[repr(C)]
+pub(crate) struct PartHead<T: Reset + Send + 'static> {
+    /// What the guards lent through the part point to. First (module
+    /// docs).
+    pub(crate) home: Home<T>,
+    /// The owner's cache, without its type.
+    pub(crate) cache: OwnerCache,
+    /// The pool's `reset_on`, for the acquires through the part: read
+    /// here, on the line the acquire reads anyway.
+    pub(crate) reset_on: ResetOn,
+    /// The guards lent through the part, and whether it holds its pool.
+    pub(crate) lent: LentCount,
+}
+
+impl<T: Reset + Send + 'static> PartHead<T> {
+    /// A head for a part whose guards go back through `home`, with
+    /// `cache` for its first owner, of a pool that resets on `reset_on`.
+    pub(crate) fn new(home: Home<T>, cache: RawCache, reset_on: ResetOn) -> Self {
+        PartHead {
+            home,
+            cache: OwnerCache(UnsafeCell::new(cache)),
+            reset_on,
+            lent: LentCount(CachePadded::new(AtomicUsize::new(0))),
+        }
+    }
+}
+
+/// A part's cache: reached by the part's owner only, and replaced by the
+/// next owner before its first use.
+pub(crate) struct OwnerCache(UnsafeCell<RawCache>);
+
+impl OwnerCache {
+    /// The cache. Called by the part's owner only.
+    #[inline]
+    pub(crate) fn get(&self) -> &RawCache {
+        // SAFETY: only the part's next owner replaces the cache, before
+        // its first use, and no reference of the last owner's outlives its
+        // handing the part back (module docs); the caller owns the part.
+        unsafe { &*self.0.get() }
+    }
+
+    /// Gives the part a new cache for its new owner.
+    ///
+    /// # Safety
+    ///
+    /// The caller is the part's new owner, which has not used the part
+    /// yet: no reference to the old cache is live.
+    pub(crate) unsafe fn replace(&self, cache: RawCache) {
+        // SAFETY: the caller's promise.
+        unsafe { *self.0.get() = cache };
+    }
+
+    /// The cache, for the pool's drop.
+    pub(crate) fn get_mut(&mut self) -> &mut RawCache {
+        self.0.get_mut()
+    }
+}
+
+/// `ONE` × guards lent + [`HELD`]: written by the owner only (a load and a
+/// store per acquire), read by the pool's `close`. On a line of its own:
+/// the home's line is read by every release of the part's guards, on
+/// whatever thread, and sharing it would move that line between the cores
+/// for every object handed across.
+pub(crate) struct LentCount(CachePadded<AtomicUsize>);
+
+impl LentCount {
+    /// The count, for `close`, which no acquire can race (module docs of
+    /// `crate::pool::runtime::part`).
+    #[inline]
+    pub(crate) fn get(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Whether the part holds its count on the pool, as every part an
+    /// acquire reaches does.
+    #[inline]
+    pub(crate) fn held(&self) -> bool {
+        self.get() & HELD != 0
+    }
+
+    /// Records that the part now holds its count on the pool. Called by
+    /// the owner, under the pool's lock on its parts.
+    pub(crate) fn set_held(&self) {
+        self.0.store(self.get() | HELD, Ordering::Relaxed);
+    }
+
+    /// Counts a guard lent, on the owner's thread, through a part that
+    /// holds its count on the pool: a load and a store, as no other thread
+    /// writes the count.
+    #[inline]
+    pub(crate) fn lend_held(&self) {
+        self.0
+            .store(self.get().wrapping_add(ONE), Ordering::Relaxed);
+    }
+}
