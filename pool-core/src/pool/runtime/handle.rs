@@ -151,7 +151,7 @@ impl<T: Reset + Send + 'static> Drop for Counted<T> {
         let inner = self.0.as_ptr().cast_const();
         // SAFETY: the guard's count keeps the allocation alive up to here,
         // and the pointer has `Arc::as_ptr`'s provenance (the home is the
-        // allocation's first byte, `OwnedCaches::acquire_counted`); nothing
+        // allocation's first byte, `Inner::acquire_counted`); nothing
         // uses the pool after the count is given back.
         unsafe {
             (*inner).owners.leave();

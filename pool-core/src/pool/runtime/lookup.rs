@@ -1,9 +1,9 @@
 //! How a run-time pool's `Pool` reaches the calling thread's part past the
-//! memo (`OwnedCaches`' fast path, `part`): the thread's list of its parts
+//! memo (`Inner::part`): the thread's list of its parts
 //! (`thread`), which takes a part from the pool the first time, one an
 //! exited thread left or a new one; what the pool does with a part when
 //! its thread exits ([`Exit`]); and the `put` and `clear` of the pool's
-//! `crate::pool::Owned` (its `acquire`, on the hot path, is `part`'s).
+//! `crate::pool::Owned` (its `acquire`, past the memo, is `part`'s).
 //!
 //! Invariant: a part the lookup returns is the calling thread's own, and
 //! lives as long as the pool (`part`'s invariant): the memo and the list
@@ -14,7 +14,7 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use super::part::{Inner, Lent, OwnedCaches, Part};
+use super::part::{Inner, Lent, Part};
 use super::release;
 use super::thread::{self, Exit};
 use crate::engine::erased::Boxed;
@@ -91,18 +91,15 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
     }
 }
 
-/// The calling thread's part of the pool `owned` reaches, when its memo
-/// has none: through the thread's list, then recorded in the memo. What
-/// `OwnedCaches::part` calls, through the pool's `part_slow`.
+/// The calling thread's part of the pool `inner`, when its memo has none:
+/// through the thread's list, then recorded in the memo. What
+/// `Inner::part` calls, through the pool's `part_slow`.
 #[cold]
 #[inline(never)]
-pub(super) fn part_slow<T: Reset + Send + 'static>(
-    owned: &OwnedCaches<T>,
-) -> Option<NonNull<Part<T>>> {
-    // SAFETY: the pool, alive while `owned` is used.
-    let inner = unsafe { owned.inner.as_ref() };
-    let part = thread::part(owned.id, || inner.take_part(owned.inner))?;
-    owned::set(owned.id, part);
+pub(super) fn part_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<NonNull<Part<T>>> {
+    let id = inner.erased.id;
+    let part = thread::part(id, || inner.take_part(inner.this()))?;
+    owned::set(id, part);
     Some(part.cast())
 }
 

@@ -56,7 +56,7 @@ use crate::sync::{AtomicUsize, Mutex, Owners};
 use handle::{abandon_counted, release_counted};
 use lookup::{clear_erased, part_slow, put_erased};
 use part::acquire_erased;
-use part::{CreateFn, Inner, OwnedCaches, Parts, RetainFn};
+use part::{CreateFn, Inner, Parts, RetainFn};
 
 pub use handle::PoolHandle;
 
@@ -264,10 +264,9 @@ impl<T: Reset + Send + 'static> Inner<T> {
             // are dropped first, and only used while the allocation
             // lives); the state is made by `with_owner` below, and `id` is
             // this pool's own.
-            let (state_ref, owned, erased) = unsafe {
+            let (state_ref, erased) = unsafe {
                 (
                     StateRef::from_owned(NonNull::new_unchecked(state)),
-                    OwnedCaches::new(NonNull::new_unchecked(base), id),
                     Owned {
                         inner: NonNull::new_unchecked(base).cast(),
                         id,
@@ -318,7 +317,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),
-                owned,
                 handles: AtomicUsize::new(1),
                 parts: Mutex::new(Parts {
                     all: Vec::new(),

@@ -49,11 +49,11 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     pub(super) _retain: Option<RetainFn<T>>,
     /// The strong count's happens-before, for loom.
     pub(super) owners: Owners,
-    /// How the threads find their parts (what `pool.local` holds too).
-    pub(super) owned: OwnedCaches<T>,
-    /// The same, as `pool` holds it: what a handle's acquire gives
-    /// `Pool::acquire_owned`, which so skips `Pool::acquire`'s test of
-    /// the pool's kind.
+    /// How the `Pool` reaches the threads' parts, as `pool` holds it: the
+    /// allocation (with the provenance of all of it) and the pool's id,
+    /// the key of the threads' memos and lists. Here for a handle's
+    /// acquire, which so skips `Pool::acquire`'s test of the pool's kind,
+    /// and for the run-time code's own lookups.
     pub(super) erased: Owned<T>,
     /// Live handles: the last one to go closes every part (`close`).
     pub(super) handles: AtomicUsize,
@@ -62,7 +62,7 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     /// `lookup::part_slow`, called through this pointer, set by
     /// `Inner::make`: `lookup` is built on this module, which so names
     /// none of it. The call is on the memo's miss only.
-    pub(super) part_slow: fn(&OwnedCaches<T>) -> Option<NonNull<Part<T>>>,
+    pub(super) part_slow: fn(&Inner<T>) -> Option<NonNull<Part<T>>>,
 }
 
 /// A run-time pool's parts.
@@ -243,56 +243,25 @@ impl<T: Reset + Send + 'static> Part<T> {
     }
 }
 
-/// How a run-time pool's `Pool`s reach the threads' parts: the pool's
-/// allocation, and its id, the key of the threads' memos and lists.
-pub(crate) struct OwnedCaches<T: Reset + Send + 'static> {
-    pub(super) inner: NonNull<Inner<T>>,
-    pub(super) id: u64,
-}
-
-impl<T: Reset + Send + 'static> OwnedCaches<T> {
-    /// How the pool at `inner`, whose id is `id`, finds its parts.
-    ///
-    /// # Safety
-    ///
-    /// `inner` points to the pool's allocation, with the provenance of all
-    /// of it, and outlives every `Pool` holding the result.
-    pub(super) unsafe fn new(inner: NonNull<Inner<T>>, id: u64) -> Self {
-        OwnedCaches { inner, id }
-    }
-
-    /// [`Pool::acquire`] for the run-time pool `pool`, whose caches these
-    /// are: through the calling thread's part, which counts the guard out.
-    /// What `Pool::acquire` reaches through [`acquire_erased`], and
-    /// `PoolHandle::acquire` directly.
-    #[inline]
-    pub(crate) fn acquire(&self, pool: &Pool<T>) -> Pooled<T> {
-        match owned::get(self.id) {
-            // As in `part`.
-            Memo::Hit(part) => self.acquire_through(part.cast(), pool),
-            Memo::Miss | Memo::Off => self.acquire_slow(pool),
-        }
-    }
-
-    /// An acquire past the memo: a call of its own, so that the hit keeps
-    /// nothing for it across the lookup.
-    #[cold]
-    #[inline(never)]
-    fn acquire_slow(&self, pool: &Pool<T>) -> Pooled<T> {
-        match self.part() {
-            Some(part) => self.acquire_through(part, pool),
-            None => self.acquire_counted(pool),
-        }
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// The pool's allocation, with `Arc::as_ptr`'s provenance (all of it,
+    /// the counts included), set by `Inner::make`.
+    #[inline(always)]
+    pub(super) fn this(&self) -> NonNull<Inner<T>> {
+        self.erased.inner.cast()
     }
 
     /// An acquire through `part`, the calling thread's.
     #[inline(always)]
-    fn acquire_through(&self, part: NonNull<Part<T>>, pool: &Pool<T>) -> Pooled<T> {
+    fn acquire_through(&self, part: NonNull<Part<T>>) -> Pooled<T> {
         // SAFETY: this thread's part, alive as long as the pool (which the
-        // caller's `&Pool` keeps alive); other threads touch only its
+        // caller's `&self` keeps alive); other threads touch only its
         // `back`.
         let here = unsafe { part.as_ref() };
-        let value = pool.take_as(Some(here.cache().raw()), epoch().now(), here.head.reset_on);
+        let now = epoch().now();
+        let value = self
+            .pool
+            .take_as(Some(here.cache().raw()), now, here.head.reset_on);
         here.head.lent.lend_held();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
@@ -304,46 +273,39 @@ impl<T: Reset + Send + 'static> OwnedCaches<T> {
     /// has no part: without a cache, the guard holding a strong count.
     #[cold]
     #[inline(never)]
-    fn acquire_counted(&self, pool: &Pool<T>) -> Pooled<T> {
-        let value = pool.take(None, epoch().now());
-        let inner = self.inner.as_ptr().cast_const();
-        // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
-        // and the caller's `&Pool` keeps the pool alive; the guard's count
-        // is given back by `release_counted` or `abandon_counted`.
-        unsafe { Arc::increment_strong_count(inner) };
+    fn acquire_counted(&self) -> Pooled<T> {
+        let value = self.pool.take(None, epoch().now());
+        let this = self.this();
+        // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
+        // `&self` keeps the pool alive; the guard's count is given back by
+        // `release_counted` or `abandon_counted`.
+        unsafe { Arc::increment_strong_count(this.as_ptr().cast_const()) };
         // SAFETY: the guard holds the count taken above; the pool's home is
         // the first field of the `Inner`'s first field (both `repr(C)`),
         // and the pointer keeps the whole allocation's provenance.
-        unsafe { Pooled::new(value, self.inner.cast::<Home<T>>()) }
-    }
-
-    /// The calling thread's cache, made (and registered) on first use;
-    /// `None` once the thread is destroying its thread-locals.
-    #[inline(always)]
-    pub(crate) fn cache(&self) -> Option<&LocalCache<T>> {
-        // SAFETY: a part lives as long as its pool, which outlives `self`'s
-        // use (what holds `self` keeps the pool alive).
-        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
+        unsafe { Pooled::new(value, this.cast::<Home<T>>()) }
     }
 
     /// The calling thread's part: from the thread's memo, or else through
-    /// `part_slow` (`lookup`). `None` once the thread is
-    /// destroying its list (see [`Memo::Off`]).
+    /// `part_slow` (`lookup`). `None` once the thread is destroying its
+    /// list (see [`Memo::Off`]).
     #[inline(always)]
     fn part(&self) -> Option<NonNull<Part<T>>> {
-        match owned::get(self.id) {
+        match owned::get(self.erased.id) {
             // Recorded by `part_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
-            // its. So it is this thread's part (`owned`'s invariant).
+            // it. So it is this thread's part (`owned`'s invariant).
             Memo::Hit(part) => Some(part.cast()),
-            // SAFETY: the pool, alive while `self` is used.
-            Memo::Miss => (unsafe { self.inner.as_ref() }.part_slow)(self),
+            Memo::Miss => (self.part_slow)(self),
             Memo::Off => None,
         }
     }
 }
 
-/// The `acquire` of a run-time pool's `Pool` (`crate::pool::Owned`).
+/// The `acquire` of a run-time pool's `Pool` past its fast path
+/// (`crate::pool::Owned`, `Pool::acquire_owned`): on a memo miss, through
+/// the thread's part, found or taken, or without one on a thread that is
+/// destroying its thread-locals.
 ///
 /// # Safety
 ///
@@ -355,28 +317,20 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
 ) -> Pooled<T> {
     // SAFETY: the caller's promise; `pool`, in it, keeps it alive.
     let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
-    inner.owned.acquire(pool)
-}
-
-// SAFETY: a pointer to the pool, which is `Sync`, kept alive by whatever
-// holds the `Pool` this is part of.
-unsafe impl<T: Reset + Send + 'static> Send for OwnedCaches<T> {}
-// SAFETY: as above.
-unsafe impl<T: Reset + Send + 'static> Sync for OwnedCaches<T> {}
-
-impl<T: Reset + Send + 'static> Clone for OwnedCaches<T> {
-    fn clone(&self) -> Self {
-        *self
+    debug_assert!(std::ptr::eq(pool, &inner.pool), "the pool in `inner`");
+    match inner.part() {
+        Some(part) => inner.acquire_through(part),
+        None => inner.acquire_counted(),
     }
 }
-
-impl<T: Reset + Send + 'static> Copy for OwnedCaches<T> {}
 
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The calling thread's cache, made (and registered) on first use;
     /// `None` once the thread is destroying its thread-locals.
     #[inline(always)]
     pub(super) fn cache(&self) -> Option<&LocalCache<T>> {
-        self.owned.cache()
+        // SAFETY: a part lives as long as its pool, which `&self` keeps
+        // alive.
+        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
     }
 }
