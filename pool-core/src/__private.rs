@@ -18,7 +18,9 @@ use std::hash::{BuildHasher, Hash};
 use crate::ReuseVec;
 use crate::reset::Reset;
 
-pub use crate::engine::cache::LocalCache;
+crate::sync::modelled! {
+    pub use crate::engine::cache::LocalCache;
+}
 pub use crate::engine::unset::ThreadCache;
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};

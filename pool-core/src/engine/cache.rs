@@ -28,7 +28,6 @@
 //! objects go when it ends or is cleared is `crate::engine::drain`'s.
 
 use std::cell::Cell;
-use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
@@ -391,19 +390,21 @@ impl std::fmt::Debug for RawCache {
     }
 }
 
-/// A thread's cache of idle objects for one pool, typed: a [`RawCache`]
-/// viewed through [`LocalCache::from_raw`] (or, in a loom model, made by
-/// `from_core`); it has no public methods.
-#[doc(hidden)]
-#[repr(transparent)]
-pub struct LocalCache<T> {
-    /// Read directly by the typed pool's fast paths.
-    pub(crate) raw: RawCache,
-    /// Its objects are `Boxed<T>`s.
-    _objects: PhantomData<T>,
-}
-
 crate::sync::modelled! {
+    use std::marker::PhantomData;
+
+    /// A loom model's thread cache of idle objects for one pool, typed:
+    /// the pools themselves keep theirs as [`RawCache`]s (a static pool's
+    /// in its `ThreadCache`, a run-time pool's in its parts), which the
+    /// models cannot build the same way.
+    #[doc(hidden)]
+    #[repr(transparent)]
+    pub struct LocalCache<T> {
+        pub(crate) raw: RawCache,
+        /// Its objects are `Boxed<T>`s.
+        _objects: PhantomData<T>,
+    }
+
     impl<T: Send + 'static> LocalCache<T> {
         /// A registered cache of the pool whose core is `core`.
         ///
@@ -414,35 +415,16 @@ crate::sync::modelled! {
             let raw = RawCache::new(core);
             LocalCache { raw, _objects: PhantomData }
         }
-    }
-}
 
-impl<T: Send + 'static> LocalCache<T> {
-    /// The cache without its type, for the slow paths.
-    #[inline(always)]
-    pub(crate) fn raw(&self) -> &RawCache {
-        &self.raw
+        /// The cache without its type.
+        pub(crate) fn raw(&self) -> &RawCache {
+            &self.raw
+        }
     }
 
-    /// The typed view of a cache of a pool of `T`s (a run-time pool's
-    /// caches are kept as `RawCache`s, so that their parts' code is
-    /// compiled once).
-    ///
-    /// # Safety
-    ///
-    /// `raw` must be a cache of a pool of `T`s (its core's objects are
-    /// `Boxed<T>`s).
-    #[inline(always)]
-    pub(crate) unsafe fn from_raw(raw: &RawCache) -> &Self {
-        // SAFETY: `LocalCache<T>` is `repr(transparent)` over `RawCache`
-        // (the other field is a `PhantomData`), so the pointer cast keeps
-        // layout and validity; the caller vouches for `T`.
-        unsafe { &*std::ptr::from_ref(raw).cast::<Self>() }
-    }
-}
-
-impl<T> std::fmt::Debug for LocalCache<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.raw.fmt(f)
+    impl<T> std::fmt::Debug for LocalCache<T> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            self.raw.fmt(f)
+        }
     }
 }

@@ -14,7 +14,7 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
-use super::part::{Inner, Lent, Part};
+use super::part::{Inner, Lent, Part, Parts};
 use super::release;
 use super::thread::{self, Exit};
 use crate::engine::erased::Boxed;
@@ -28,18 +28,23 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// thread's list. `this` is the pool, with `Arc::as_ptr`'s provenance.
     fn take_part(&self, this: NonNull<Inner<T>>) -> (Weak<dyn Exit>, NonNull<()>) {
         let core = self.pool.state.core();
-        let recycled = lock(&self.parts).free.pop();
-        let part = match recycled {
+        let mut parts = lock(&self.parts);
+        let part = match parts.free.pop() {
             Some(Lent(part)) => {
+                self.hold_unless_closed(&parts, part);
+                drop(parts);
                 // SAFETY: off the free list, so this thread owns it now and
                 // has not used it; its last owner put it there under the
-                // lock just taken.
+                // lock just released.
                 unsafe { part.as_ref().renew(core) };
                 // SAFETY: as above.
                 unsafe { part.as_ref().own() };
                 part
             }
             None => {
+                // The new part's cache registers with the pool's core:
+                // not under this lock.
+                drop(parts);
                 let config = &self.pool.config;
                 let retains = config.retain.is_some();
                 let home = release::home(config.reset_on, retains);
@@ -50,30 +55,33 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 let part = unsafe { NonNull::new_unchecked(Box::into_raw(part)) };
                 // SAFETY: made for this thread, not yet listed.
                 unsafe { part.as_ref().own() };
-                lock(&self.parts).all.push(Lent(part));
+                let mut parts = lock(&self.parts);
+                parts.all.push(Lent(part));
+                self.hold_unless_closed(&parts, part);
                 part
             }
         };
-        // The part holds the pool from when a thread takes it, unless the
-        // pool is closed: so every part an acquire reaches holds it (an
-        // acquire needs a handle, and handles never come back once none
-        // is left), and lending a guard is one addition. Under the lock,
-        // so that `close`, which looks at every part under it, either
-        // finds the part held or has run before and left no handle.
-        {
-            let _parts = lock(&self.parts);
-            if self.handles.load(Ordering::Relaxed) != 0 {
-                // SAFETY: this thread owns the part now; the caller's
-                // `&Pool` (or guard) keeps the pool alive for the call.
-                unsafe { part.as_ref().hold() };
-            }
-        }
         // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
         // `&Pool` holds a strong count for the call, which `ManuallyDrop`
         // leaves as it is: this only makes a `Weak`.
         let pool = ManuallyDrop::new(unsafe { Arc::from_raw(this.as_ptr().cast_const()) });
         let pool: Weak<Inner<T>> = Arc::downgrade(&pool);
         (pool, part.cast())
+    }
+
+    /// Makes `part`, which the calling thread is taking, hold the pool,
+    /// unless the pool is closed: so every part an acquire reaches holds
+    /// it (an acquire needs a handle, and handles never come back once
+    /// none is left), and lending a guard is one addition. `_parts` is the
+    /// pool's lock on its parts, held: `close`, which looks at every part
+    /// under it, then either finds the part held or has run before and
+    /// left no handle.
+    fn hold_unless_closed(&self, _parts: &Parts<T>, part: NonNull<Part<T>>) {
+        if self.handles.load(Ordering::Relaxed) != 0 {
+            // SAFETY: the calling thread is taking the part, under the
+            // lock; the caller's `&Pool` (or guard) keeps the pool alive.
+            unsafe { part.as_ref().hold() };
+        }
     }
 }
 
@@ -84,7 +92,7 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
         // count keeps alive; the thread is its owner, done with it (its
         // memo is off).
         let part_ref = unsafe { part.as_ref() };
-        part_ref.cache().raw().retire();
+        part_ref.cache().retire();
         part_ref.disown();
         lock(&self.parts).free.push(Lent(part));
         self.owners.leave();
@@ -127,6 +135,6 @@ pub(super) unsafe fn clear_erased<T: Reset + Send + 'static>(inner: NonNull<()>)
     // SAFETY: as in `put_erased`.
     let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
     if let Some(cache) = inner.cache() {
-        cache.raw().clear();
+        cache.clear();
     }
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crossbeam_utils::CachePadded;
 
-use crate::engine::cache::{LocalCache, RawCache};
+use crate::engine::cache::RawCache;
 use crate::engine::core::CoreRef;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
@@ -160,14 +160,11 @@ impl<T: Reset + Send + 'static> Part<T> {
         }
     }
 
-    /// The owner's cache, typed.
-    ///
-    /// Called by the part's owner only (or the pool's drop), which is not
-    /// replacing it.
+    /// The owner's cache. Called by the part's owner only (or the pool's
+    /// drop), which is not replacing it.
     #[inline(always)]
-    pub(super) fn cache(&self) -> &LocalCache<T> {
-        // SAFETY: the cache of a pool of `T`s holds only `T`s.
-        unsafe { LocalCache::from_raw(self.head.cache.get()) }
+    pub(super) fn cache(&self) -> &RawCache {
+        self.head.cache.get()
     }
 
     /// Gives the part a new cache for its new owner, the old one retired
@@ -205,7 +202,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// the part back since, it would read `NOBODY` or a later owner's
     /// token.)
     #[inline(always)]
-    pub(super) fn own_cache(&self) -> Option<&LocalCache<T>> {
+    pub(super) fn own_cache(&self) -> Option<&RawCache> {
         if self.owner.load(Ordering::Relaxed) == owned::token() {
             Some(self.cache())
         } else {
@@ -261,7 +258,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
         let now = epoch().now();
         let value = self
             .pool
-            .take_as(Some(here.cache().raw()), now, here.head.reset_on);
+            .take_as(Some(here.cache()), now, here.head.reset_on);
         here.head.lent.lend_held();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
@@ -328,7 +325,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// The calling thread's cache, made (and registered) on first use;
     /// `None` once the thread is destroying its thread-locals.
     #[inline(always)]
-    pub(super) fn cache(&self) -> Option<&LocalCache<T>> {
+    pub(super) fn cache(&self) -> Option<&RawCache> {
         // SAFETY: a part lives as long as its pool, which `&self` keeps
         // alive.
         self.part().map(|part| unsafe { (*part.as_ptr()).cache() })

@@ -16,7 +16,6 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::part::{CLOSED, Inner, Part};
-use crate::engine::cache::{LocalCache, RawCache};
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
@@ -101,7 +100,7 @@ fn part_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool
         // The guard's own part, if this thread owns it (the common case:
         // released where it was acquired); else this thread's part.
         match here.own_cache() {
-            Some(cache) => inner.pool.give(Some(cache.raw()), value, now),
+            Some(cache) => inner.pool.give(Some(cache), value, now),
             None => inner.give_here(value, now),
         }
     }
@@ -166,17 +165,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// own, so that the owner's release keeps nothing for it).
     #[inline(never)]
     fn give_here(&self, value: Boxed<T>, now: u64) {
-        self.pool.give(raw(self.cache()), value, now);
-    }
-}
-
-/// A typed cache without its type, with no call (each call of a generic
-/// function is one more function per pooled type in a debug build).
-#[allow(clippy::inline_always, reason = "a field access, also unoptimised")]
-#[inline(always)]
-fn raw<T>(cache: Option<&LocalCache<T>>) -> Option<&RawCache> {
-    match cache {
-        Some(cache) => Some(&cache.raw),
-        None => None,
+        self.pool.give(self.cache(), value, now);
     }
 }
