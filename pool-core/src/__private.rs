@@ -27,9 +27,9 @@ pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::release;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
-    CloneEq, CloneOnly, Copied, Cursor, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
-    KindUnresettable, LockedTemplate, Made, Plan, Probe, ResetField, Restorer, Share,
-    ShareTemplate, Template, Trusted, Unresettable, boxed,
+    Access, CloneEq, CloneOnly, Copied, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
+    KindUnresettable, LockedTemplate, Pass, Probe, ResetField, Share, ShareTemplate, Template,
+    Trusted, Unresettable,
 };
 
 use crate::Pool;

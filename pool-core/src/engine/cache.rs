@@ -104,7 +104,8 @@ impl RawCache {
         self.slot().enter_slow()
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn pop(&self, now: u64) -> Option<Erased> {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
@@ -113,7 +114,8 @@ impl RawCache {
         Some(value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(crate) fn push(&self, value: Erased, now: u64) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {

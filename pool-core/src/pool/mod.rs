@@ -435,7 +435,8 @@ pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Release
 /// function, so that `LocalKey::try_with` is compiled once for every pool,
 /// not once per pooled type. (Always `Some` outside loom: the
 /// thread-local has no destructor to have run.)
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
     let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
     // SAFETY: the thread-local is never dropped (`ThreadCache`), so its

@@ -9,39 +9,36 @@
 //!     impl ::pool_core::Reset for Request {
 //!         #[inline]
 //!         fn reset(&mut self) {
-//!             // The plain reset: one statement per field; a plain field's
-//!             // kind (its `Reset`, nothing for a `Clone` type without
-//!             // one, or an error at the field) is picked at compile time.
-//!             #[inline(always)]
-//!             fn __pool_clear(__this: &mut Request) {
-//!                 (&&&&&Probe::of(&__this.name)).kind().reset(&mut __this.name);
-//!                 (&&&&&Probe::of(&__this.body)).kind().reset(&mut __this.body);
+//!             // One pass over the fields, for every use of them: a field's
+//!             // kind (its `Reset`, nothing for a `Clone` type without one,
+//!             // or an error at the field) is picked once, at compile time.
+//!             // With no template (`None`) it resets each field, or, in the
+//!             // template's one probe, records whether the constructor's
+//!             // value differs from the reset one; with the template, it
+//!             // copies back the fields that differ and resets the others.
+//!             #[cfg_attr(not(debug_assertions), inline(always))]
+//!             fn __pool_fields(__this: &mut Request, __from: Option<&Request>, __pass: &mut Pass<'_>) {
+//!                 match (__from, (&&&&&Probe::of(&__this.name)).kind()) {
+//!                     (Some(__from), __kind) => __kind.restore(&mut __this.name, &__from.name, __pass),
+//!                     (None, __kind) => __kind.reset(&mut __this.name, __pass),
+//!                 }
+//!                 // ... the same for `body`, then its shrink:
 //!                 <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);
-//!                 __this.mode = <Mode as ::core::default::Default>::default();
-//!                 reset_scores(&mut __this.scores);
+//!                 // Fields with attributes: in a reset, not in the probe.
+//!                 if __pass.resets() { __this.mode = <Mode as ::core::default::Default>::default(); }
+//!                 if __pass.resets() { reset_scores(&mut __this.scores); }
 //!             }
-//!             // Per plain field: copied back from the template if the
-//!             // constructor's value differs from the reset one, else reset.
-//!             fn __pool_restore(__this: &mut Request, __template: &Request, __cursor: &mut Cursor<'_>) {
-//!                 // The kind's `restore`, compiled once per field type:
-//!                 // copies the field back if the plan says it differs,
-//!                 // else resets it.
-//!                 (&&&&&Probe::of(&__this.name)).kind().restore(&mut __this.name, &__template.name, __cursor);
-//!                 // ...
-//!             }
-//!             // Once: makes the template and compares each plain field of
-//!             // it with a reset copy of the field.
-//!             #[cold]
-//!             fn __pool_plan() -> Option<Restorer<Request>> { /* ... */ }
-//!             #[cold]
-//!             fn __pool_restore_all(__this: &mut Request) {
-//!                 __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
-//!             }
-//!             static __POOL_TEMPLATE: Template<Request> = Template::new();
-//!             if __POOL_TEMPLATE.is_clean() {
-//!                 __pool_clear(self);
+//!             let __template = {
+//!                 static __POOL_TEMPLATE: Template<Request> = Template::new();
+//!                 &__POOL_TEMPLATE
+//!             };
+//!             if __template.is_clean() {
+//!                 __pool_fields(self, None, &mut Pass::clear());
 //!             } else {
-//!                 __pool_restore_all(self);
+//!                 // Cold, out of line: the first time, makes the template
+//!                 // and probes it; then restores from it if it differs.
+//!                 __template.restore(self, __pool_fields, <Request as Poolable>::create,
+//!                     (&&Share::<Request>::new()).access());
 //!             }
 //!         }
 //!     }
@@ -69,7 +66,7 @@
 //!
 //! Each field's statement is spanned at the field's type (or at the user's
 //! path), so a missing trait is reported there. The `__private` kinds and
-//! traits are forwarding shims, inlined away, that exist for the choice of
+//! traits are forwarding shims, inlined away once optimised, that exist for the choice of
 //! kind and for their diagnostics.
 //!
 //! Invariant: the output reaches the runtime only through the crate path

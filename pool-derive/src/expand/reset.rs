@@ -1,12 +1,13 @@
 //! The body of the derived `Reset::reset`: one statement per field, as its
 //! attributes say (`clear`), and for a struct with plain fields the
-//! template around them, whose `restore` copies back the fields the
-//! constructor makes differently and whose `plan` finds out which.
+//! template around them: one pass over the fields (`__pool_fields`) that
+//! resets them, or once per struct probes the template for the fields the
+//! constructor makes differently, which the template's restore then copies
+//! back after each reset.
 //!
-//! Invariant: a field's reset statement is the same tokens at the same
-//! span, the field's type or the user's path, wherever it appears (in
-//! `clear` and in `restore`), so a missing trait is reported once, on the
-//! field; and a struct whose constructor is clean resets with `clear` alone,
+//! Invariant: a field's reset statement appears once, at the field's type
+//! or the user's path, so a missing trait is reported once, on the field;
+//! and a struct whose constructor is clean resets with the pass alone,
 //! behind one load of the template's flag.
 
 use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
@@ -40,9 +41,10 @@ pub(super) fn part_reset_body(
 /// through a `Template` (see `pool_core`'s `template` module: a `static` in
 /// `reset`, or for a generic struct the template in its pool's state), which
 /// on the first reset compares each field of one object the constructor
-/// makes with a reset copy of it, and then runs `clear` (the per-field
-/// statements, when they agree) or `restore` (which copies the fields that
-/// differ back from the template with `clone_from`).
+/// makes with a reset copy of it (a probe, through the same pass over the
+/// fields as the reset), and then resets with the pass alone (when they
+/// agree) or with the pass and then copies the fields that differ back from
+/// the template with `clone_from`.
 pub(super) fn reset_body(
     krate: &Path,
     shape: &Shape<'_>,
@@ -63,25 +65,12 @@ pub(super) fn reset_body(
         fn_where,
         ..
     } = shape;
-    let this = This::Nested;
-    let clear = fields
-        .iter()
-        .map(|field| clear_field(krate, shape, this, field));
-    let restore = fields
-        .iter()
-        .map(|field| restore_field(krate, shape, field));
-    let probes = fields.iter().filter(|field| field.is_plain()).map(|field| {
-        let member = &field.member;
-        quote! {
-            (&&&&&#krate::__private::Probe::of(&__template.#member))
-                .kind()
-                .probe(&mut __plan, &__template.#member);
-        }
-    });
-    // The plan makes the template with the constructor, so it needs
-    // `Poolable`: for a generic struct, a bound of the nested function and
-    // of the `Reset` impl (where it is met by the derive's own `Poolable`
-    // impl).
+    // One pass over the fields serves the reset and, once per struct, the
+    // probe of the template: each field's kind is picked once.
+    let pass = fields.iter().map(|field| pass_field(krate, shape, field));
+    // The restore makes the template with the constructor, so it needs
+    // `Poolable`: for a generic struct, a bound of the `Reset` impl (where
+    // it is met by the derive's own `Poolable` impl).
     let mut plan_where = reset_where.cloned();
     if shape.generic {
         plan_where
@@ -101,72 +90,60 @@ pub(super) fn reset_body(
         }
     });
     let kinds = kinds(krate);
-    let functions = quote! {
+    let fields_fn = quote! {
+        // Inlined into the reset, whose clean case is then the plain
+        // per-field reset, in an optimised build; called, in a debug one.
         #[allow(clippy::inline_always, reason = "the clean case is the plain per-field reset")]
-        #[inline(always)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         #bounds
-        fn __pool_clear #fn_generics (__this: &mut #ty) #fn_where {
-            #kinds
-            #(#clear)*
-        }
-        #bounds
-        fn __pool_restore #fn_generics (
+        fn __pool_fields #fn_generics (
             __this: &mut #ty,
-            __template: &#ty,
-            __cursor: &mut #krate::__private::Cursor<'_>,
+            __from: ::core::option::Option<&#ty>,
+            __pass: &mut #krate::__private::Pass<'_>,
         ) #fn_where {
             #kinds
-            #(#restore)*
+            #(#pass)*
         }
-        // Runs once per struct: compiled for size.
-        #[cold]
-        #bounds
-        fn __pool_plan #fn_generics () -> ::core::option::Option<#krate::__private::Restorer<#ty>>
-        #plan_where
+    };
+    // The template's restore, cold and out of line: the constructor, and
+    // how the template is read (`Share`: without a lock if the struct is
+    // `Sync`).
+    let restore = quote! {
         {
-            #kinds
             #[allow(unused_imports)]
             use #krate::__private::{LockedTemplate as _, ShareTemplate as _};
-            let __template = #krate::__private::boxed(<#ty as #krate::Poolable>::create);
-            let mut __plan = #krate::__private::Plan::new();
-            #(#probes)*
-            (&&#krate::__private::Share::<#ty>::new()).restorer(
-                __template,
-                __plan,
-                __pool_restore #turbofish,
-            )
+            __template.restore(
+                self,
+                __pool_fields #turbofish,
+                <#ty as #krate::Poolable>::create,
+                (&&#krate::__private::Share::<#ty>::new()).access(),
+            );
         }
     };
-    if shape.generic {
+    let template = if shape.generic {
         // A `static` cannot be generic: the template lives in the state of
         // this instantiation's pool.
-        let body = quote! {
-            #functions
-            let __template = #krate::__private::template_of(<Self as #krate::Poolable>::pool());
-            if __template.is_clean() {
-                __pool_clear(self);
-            } else {
-                __template.restore(self, __pool_clear #turbofish, __pool_plan #turbofish);
-            }
-        };
-        return (body, plan_where);
-    }
-    let body = quote! {
-        #functions
-        #[cold]
-        #[inline(never)]
-        fn __pool_restore_all(__this: &mut #ty) {
-            __POOL_TEMPLATE.restore(__this, __pool_clear, __pool_plan);
-        }
-        static __POOL_TEMPLATE: #krate::__private::Template<#ty> =
-            #krate::__private::Template::new();
-        if __POOL_TEMPLATE.is_clean() {
-            __pool_clear(self);
-        } else {
-            __pool_restore_all(self);
-        }
+        quote!(#krate::__private::template_of(<Self as #krate::Poolable>::pool()))
+    } else {
+        quote! {{
+            static __POOL_TEMPLATE: #krate::__private::Template<#ty> =
+                #krate::__private::Template::new();
+            &__POOL_TEMPLATE
+        }}
     };
-    (body, reset_where.cloned())
+    let body = quote! {
+        #fields_fn
+        let __template = #template;
+        if __template.is_clean() {
+            __pool_fields(self, ::core::option::Option::None, &mut #krate::__private::Pass::clear());
+        } else #restore
+    };
+    let where_clause = if shape.generic {
+        plan_where
+    } else {
+        reset_where.cloned()
+    };
+    (body, where_clause)
 }
 
 /// The kind traits in scope, for `(&&&&&Probe::of(&field)).kind()` (see
@@ -252,38 +229,35 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
     } else {
         // The field's kind: its `Reset`, or nothing for a `Clone` type
         // without one (the plan copies it back instead), or a compile error
-        // at the field for a type with neither.
+        // at the field for a type with neither. Only in the pass, for a
+        // plain field: the kind, picked once, resets the field (or, in a
+        // probe, records whether the template's differs), or restores it
+        // from the template `__from`.
         let place = place(this, member, span);
         quote_spanned! {span=>
-            (&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place);
+            match (__from, (&&&&&#krate::__private::Probe::of(&#place)).kind()) {
+                (::core::option::Option::Some(__from), __kind) => {
+                    __kind.restore(&mut #place, &__from.#member, __pass)
+                }
+                (::core::option::Option::None, __kind) => __kind.reset(&mut #place, __pass),
+            }
         }
     };
     let shrink = shrink_field(krate, shape, this, field);
     quote!(#reset #shrink)
 }
 
-/// The statements that restore one field of `this` from `template`: a
-/// plain field is copied back if the plan says the constructor's value
-/// differs from its reset one, else reset as in `clear`; any other field is
-/// reset as in `clear`. The reset is the same call at the same span as in
-/// `clear`, so a field type with neither `Reset` nor `Clone` is reported
-/// once.
-fn restore_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStream {
-    let this = This::Nested;
-    if !field.is_plain() {
-        return clear_field(krate, shape, this, field);
-    }
-    let Field { member, ty, .. } = field;
-    let span = at(ty.span());
-    let place = place(this, member, span);
-    let shrink = shrink_field(krate, shape, this, field);
-    // One call per field, to the kind's `restore` for the field's type,
-    // which is compiled once per type rather than inlined here.
-    quote! {
-        (&&&&&#krate::__private::Probe::of(&#place))
-            .kind()
-            .restore(&mut __this.#member, &__template.#member, __cursor);
-        #shrink
+/// The statements of one field in the pass (`__pool_fields`): as in
+/// `clear`, where a plain field's kind resets it, or in a probe records it
+/// if the constructor's value differs from its reset one; any other field
+/// is reset in a reset only (a probe leaves the template's other fields
+/// alone).
+fn pass_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStream {
+    let clear = clear_field(krate, shape, This::Nested, field);
+    if field.is_plain() || clear.is_empty() {
+        clear
+    } else {
+        quote!(if __pass.resets() { #clear })
     }
 }
 

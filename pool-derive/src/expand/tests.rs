@@ -65,12 +65,12 @@ fn reset_fn(items: &[Item]) -> syn::ImplItemFn {
 }
 
 /// The per-field statements of the generated reset, one string each:
-/// those of its nested `fn clear` if it goes through a template, else
-/// its own.
+/// those of its nested pass over the fields if it goes through a
+/// template, else its own.
 fn reset_statements(items: &[Item]) -> Vec<String> {
     let reset = reset_fn(items);
     let clear = reset.block.stmts.iter().find_map(|stmt| match stmt {
-        syn::Stmt::Item(Item::Fn(f)) if f.sig.ident == "__pool_clear" => {
+        syn::Stmt::Item(Item::Fn(f)) if f.sig.ident == "__pool_fields" => {
             Some(f.block.stmts.clone())
         }
         _ => None,
@@ -78,7 +78,7 @@ fn reset_statements(items: &[Item]) -> Vec<String> {
     let statements: Vec<String> = clear
         .unwrap_or(reset.block.stmts)
         .iter()
-        // The kinds' `use`, in the template's functions.
+        // The kinds' `use`, in the pass.
         .filter(|stmt| !matches!(stmt, syn::Stmt::Item(Item::Use(_))))
         .map(|stmt| quote!(#stmt).to_string())
         .collect();
@@ -111,13 +111,51 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
     };
     let items = expand(&input);
     let expected = strings(&[
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.name)).kind().reset(&mut __this.name);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.age)).kind().reset(&mut __this.age);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.tags)).kind().reset(&mut __this.tags);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.body)).kind().reset(&mut __this.body);),
+        quote!(match (
+            __from,
+            (&&&&&::pool_core::__private::Probe::of(&__this.name)).kind()
+        ) {
+            (::core::option::Option::Some(__from), __kind) => {
+                __kind.restore(&mut __this.name, &__from.name, __pass)
+            }
+            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.name, __pass),
+        }),
+        quote!(match (
+            __from,
+            (&&&&&::pool_core::__private::Probe::of(&__this.age)).kind()
+        ) {
+            (::core::option::Option::Some(__from), __kind) => {
+                __kind.restore(&mut __this.age, &__from.age, __pass)
+            }
+            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.age, __pass),
+        }),
+        quote!(match (
+            __from,
+            (&&&&&::pool_core::__private::Probe::of(&__this.tags)).kind()
+        ) {
+            (::core::option::Option::Some(__from), __kind) => {
+                __kind.restore(&mut __this.tags, &__from.tags, __pass)
+            }
+            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.tags, __pass),
+        }),
+        quote!(match (
+            __from,
+            (&&&&&::pool_core::__private::Probe::of(&__this.body)).kind()
+        ) {
+            (::core::option::Option::Some(__from), __kind) => {
+                __kind.restore(&mut __this.body, &__from.body, __pass)
+            }
+            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.body, __pass),
+        }),
         quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
-        quote!(__this.mode = <Mode as ::core::default::Default>::default();),
-        quote!(reset_scores(&mut __this.scores);),
+        // Fields with attributes are reset, and left alone by the probe of
+        // the template.
+        quote!(if __pass.resets() {
+            __this.mode = <Mode as ::core::default::Default>::default();
+        }),
+        quote!(if __pass.resets() {
+            reset_scores(&mut __this.scores);
+        }),
     ]);
     assert_eq!(reset_statements(&items), expected);
 }
@@ -160,8 +198,18 @@ fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
         struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
     };
     let expected = strings(&[
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.0)).kind().reset(&mut __this.0);),
-        quote!(__this.2 = <Mode as ::core::default::Default>::default();),
+        quote!(match (
+            __from,
+            (&&&&&::pool_core::__private::Probe::of(&__this.0)).kind()
+        ) {
+            (::core::option::Option::Some(__from), __kind) => {
+                __kind.restore(&mut __this.0, &__from.0, __pass)
+            }
+            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.0, __pass),
+        }),
+        quote!(if __pass.resets() {
+            __this.2 = <Mode as ::core::default::Default>::default();
+        }),
     ]);
     assert_eq!(reset_statements(&expand(&tuple)), expected);
 
@@ -180,10 +228,21 @@ fn plain_fields_go_through_the_template_and_attributed_ones_do_not() {
     let body = quote!(#reset).to_string();
     assert!(
         body.contains(
-            &quote!(if __POOL_TEMPLATE.is_clean() {
-                __pool_clear(self);
+            &quote!(if __template.is_clean() {
+                __pool_fields(
+                    self,
+                    ::core::option::Option::None,
+                    &mut ::pool_core::__private::Pass::clear(),
+                );
             } else {
-                __pool_restore_all(self);
+                #[allow(unused_imports)]
+                use ::pool_core::__private::{LockedTemplate as _, ShareTemplate as _};
+                __template.restore(
+                    self,
+                    __pool_fields,
+                    <Settings as ::pool_core::Poolable>::create,
+                    (&&::pool_core::__private::Share::<Settings>::new()).access(),
+                );
             })
             .to_string()
         ),

@@ -32,27 +32,27 @@
 //! as far as `PartialEq` can tell; and every reset, clean or not, leaves
 //! each `Clone` field equal to the constructor's value.
 //!
-//! The typed [`Template`] and its flag are here; what the derive's plan
-//! records of each field and how its restore walks that is in `plan`
-//! ([`Plan`], [`Probe`] and the five kinds), and the [`Restorer`] that
-//! copies the constructor's values back, with the objects it is made from
-//! ([`boxed`]), in `restorer`.
+//! The typed [`Template`] and its flag are here; the derive's one pass over
+//! the fields, which resets them or probes the template, and what the plan
+//! records of each field, are in `plan` ([`Pass`], [`Probe`] and the five
+//! kinds); the restorer that copies the constructor's values back, with
+//! the template it is made from, in `restorer`.
 
 mod plan;
 mod restorer;
 
 pub use self::plan::{
-    CloneEq, CloneOnly, Copied, Cursor, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
-    KindUnresettable, Plan, Probe, ResetField, Trusted, Unresettable,
+    CloneEq, CloneOnly, Copied, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
+    KindUnresettable, Pass, Probe, ResetField, Trusted, Unresettable,
 };
-pub use self::restorer::{LockedTemplate, Made, Restorer, Share, ShareTemplate, boxed};
+pub use self::restorer::{Access, LockedTemplate, Share, ShareTemplate};
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use self::restorer::RawRestorer;
+use self::restorer::{Fields, RawRestorer, restorer};
 
 /// The flag's states.
 const UNKNOWN: u8 = 0;
@@ -65,8 +65,7 @@ const RESTORE: u8 = 2;
 /// Generic over the struct almost only in name: what it holds and does is
 /// the same for every struct (a `RawTemplate`, holding a `RawRestorer`),
 /// compiled once in pool-core; what is the struct's own is the derive's
-/// per-field functions (`clear`, `restore`, `plan`), which it is handed,
-/// and the one call of `plan`.
+/// pass over the fields, which it is handed, and [`Template::restore`].
 pub struct Template<T: 'static> {
     raw: RawTemplate,
     _type: PhantomData<fn(&mut T)>,
@@ -75,8 +74,8 @@ pub struct Template<T: 'static> {
 /// A [`Template`] without its type.
 struct RawTemplate {
     state: AtomicU8,
-    /// Set, once, when the plan finds a field that differs: the
-    /// `Restorer<T>` of the template's `T`, without its type.
+    /// Set, once, when the plan finds a field that differs: the restorer
+    /// of the template's `T`, without its type.
     restore: OnceLock<RawRestorer>,
 }
 
@@ -108,46 +107,41 @@ impl<T: 'static> Template<T> {
     }
 
     /// Resets `value` when [`Template::is_clean`] says the plain reset may
-    /// not be enough: the first time, finds out with `plan` (which compares
-    /// the constructor's output with a reset object), then resets with
-    /// `clear` if the constructor is clean, else with the restorer `plan`
-    /// made.
-    #[inline]
+    /// not be enough: the first time, finds out (makes the template with
+    /// `create` and probes it with `fields`, the derive's pass over the
+    /// struct's fields), then resets with `fields` if the constructor is
+    /// clean, else with the restorer, which copies the fields that differ
+    /// back from the template and resets the others. `access`: how the
+    /// template is read ([`Share`]).
+    ///
+    /// Out of line, once per struct, and cold: the reset's fast path is
+    /// the flag's load and the pass.
+    #[cold]
+    #[inline(never)]
     pub fn restore(
         &'static self,
         value: &mut T,
-        clear: fn(&mut T),
-        plan: fn() -> Option<Restorer<T>>,
-    ) {
+        fields: Fields<T>,
+        create: fn() -> T,
+        access: Access<T>,
+    ) where
+        T: Send,
+    {
         let restorer = if self.raw.state.load(Ordering::Acquire) == UNKNOWN {
-            self.plan(plan)
+            self.raw.planned(restorer(create, fields, access))
         } else {
             // `RESTORE` is stored (with `Release`) only after `restore` is
             // set; under `CLEAN` it is never set.
             self.raw.restore.get()
         };
         match restorer {
-            // SAFETY: the only restorer this template holds is a
-            // `Restorer<T>` for this `T` (`Template::plan`), which restores
-            // `T`s; `value` is one, borrowed exclusively for the call.
+            // SAFETY: the only restorer this template holds is one made
+            // for this `T` (`restorer::<T>` above), which restores `T`s;
+            // `value` is one, borrowed exclusively for the call.
             Some(restorer) => unsafe { restorer.restore(NonNull::from(value).cast()) },
             // Clean, or found clean by another thread since `is_clean`.
-            None => clear(value),
+            None => fields(value, None, &mut Pass::clear()),
         }
-    }
-
-    /// Runs `plan` and keeps its restorer, if any: the first reset's slow
-    /// path. The one part of the template compiled per struct, and small.
-    #[cold]
-    #[inline(never)]
-    fn plan(&'static self, plan: fn() -> Option<Restorer<T>>) -> Option<&'static RawRestorer> {
-        // Not `Option::map`: one function fewer per struct in a debug build.
-        #[allow(clippy::manual_map, reason = "see above")]
-        let restorer = match plan() {
-            Some(restorer) => Some(restorer.raw),
-            None => None,
-        };
-        self.raw.planned(restorer)
     }
 }
 

@@ -1,8 +1,9 @@
-//! What a derived struct's plan records of each plain field, and how its
-//! restore walks the record: [`Plan`] and [`Cursor`]; and [`Probe`], which
-//! picks for each field type, at compile time, how the field is reset and
-//! whether it is copied back from the template: one of five kinds, from the
-//! most capable down.
+//! What a derived struct's plan records of its plain fields, and the one
+//! pass over them the derive generates (`__pool_fields`): [`Pass`], which
+//! either resets each field or probes the template into a [`Plan`]; and
+//! [`Probe`], which picks for each field type, at compile time, how the
+//! field is reset and whether it is copied back from the template: one of
+//! five kinds, from the most capable down.
 //!
 //! | kind | the field's type | `reset` | differs from its reset value |
 //! |---|---|---|---|
@@ -12,13 +13,18 @@
 //! | [`Trusted`] | `Reset`, not `Clone` | its `Reset` | never: it cannot be copied |
 //! | [`Unresettable`] | neither | a compile error at the field | |
 //!
-//! Invariant: a plan holds one entry per plain field, in field order, and a
-//! cursor yields them in that order; an entry says "differs" only for a
-//! field whose type is `Clone`, so a trusted field is never copied; and a
-//! field whose type has no `Reset` always differs, so it is always copied.
+//! One pass serves the reset and the probe, so each field's kind is picked
+//! once per struct, not once per use (docs/PERFORMANCE.md, "Compile cost of
+//! the derive"). A restore is a reset followed by the plan's copies.
+//!
+//! Invariant: a plan records only fields of `Clone` types, each with the
+//! `clone_from` of its own type and its offset in the struct the plan was
+//! made from, so a trusted field is never copied; and a field whose type
+//! has no `Reset` is always recorded, so it is always copied.
 
-// The kinds' methods are the reset's per-field statements: free, also
-// unoptimised, as the plain calls they replace.
+// The kinds' methods are the reset's per-field statements: free, as the
+// plain calls they replace, once optimised; a debug build calls them, one
+// copy per field type, rather than inline them into each struct's pass.
 #![allow(
     clippy::inline_always,
     reason = "forwarding shims, free also unoptimised"
@@ -28,43 +34,81 @@ use std::marker::PhantomData;
 
 use crate::reset::Reset;
 
-/// The plan of one struct's restore: which fields differ from their reset
-/// value in the constructor's output, in field order.
+/// The plan of one struct's restore: which plain fields differ from their
+/// reset value in the constructor's output, in field order.
 #[derive(Debug, Default)]
-pub struct Plan {
+pub(super) struct Plan {
     differs: Vec<bool>,
 }
 
 impl Plan {
-    /// An empty plan, to be filled by one `probe` call per field, in field
-    /// order.
-    #[must_use]
-    pub fn new() -> Self {
-        Plan::default()
-    }
-
     /// Whether any field differs.
     pub(super) fn any(&self) -> bool {
         self.differs.iter().any(|&d| d)
     }
+}
 
-    /// A cursor at the first field, for one restore.
-    pub(super) fn cursor(&self) -> Cursor<'_> {
-        Cursor(self.differs.iter())
+/// One pass of a derived struct's fields (the derive's `__pool_fields`):
+/// [`Pass::clear`] resets each field, as a reset does; a probe, once per
+/// struct, records in a [`Plan`] which of the template's fields differ
+/// from a reset copy of themselves, and changes nothing; a restore, handed
+/// the template, copies those fields back from it and resets the others.
+#[derive(Debug)]
+pub struct Pass<'a>(Mode<'a>);
+
+#[derive(Debug)]
+enum Mode<'a> {
+    Clear,
+    Probe(&'a mut Plan),
+    Restore(std::slice::Iter<'a, bool>),
+}
+
+impl Pass<'_> {
+    /// The reset: each field reset as its kind says.
+    #[inline(always)]
+    #[must_use]
+    pub fn clear() -> Self {
+        Pass(Mode::Clear)
+    }
+
+    /// Whether this pass resets the fields that are not plain (`skip`,
+    /// `default`, `reset = path`, and `max_capacity`'s shrink): a probe
+    /// leaves the template's alone.
+    #[inline(always)]
+    #[must_use]
+    pub fn resets(&self) -> bool {
+        !matches!(self.0, Mode::Probe(_))
+    }
+
+    /// Whether the next plain field is copied back from the template (in a
+    /// restore, as the plan says; never in a reset).
+    #[inline]
+    fn copies(&mut self) -> bool {
+        match &mut self.0 {
+            Mode::Restore(differs) => differs.next().copied().unwrap_or(false),
+            Mode::Clear | Mode::Probe(_) => false,
+        }
+    }
+
+    /// Records whether the next plain field differs, in a probe; nothing
+    /// otherwise.
+    #[inline]
+    fn record(&mut self, differs: bool) {
+        if let Mode::Probe(plan) = &mut self.0 {
+            plan.differs.push(differs);
+        }
     }
 }
 
-/// Walks a [`Plan`] during one restore: one `restore` call per field, in
-/// the order the fields were probed.
-#[derive(Debug)]
-pub struct Cursor<'a>(std::slice::Iter<'a, bool>);
+impl<'a> Pass<'a> {
+    /// The probe that fills `plan`.
+    pub(super) fn probe(plan: &'a mut Plan) -> Self {
+        Pass(Mode::Probe(plan))
+    }
 
-impl Cursor<'_> {
-    /// Whether the next plain field differs from its reset value in the
-    /// constructor's output.
-    #[inline]
-    pub fn differs(&mut self) -> bool {
-        self.0.next().copied().unwrap_or(false)
+    /// The restore `plan` says how to do.
+    pub(super) fn restore(plan: &'a Plan) -> Self {
+        Pass(Mode::Restore(plan.differs.iter()))
     }
 }
 
@@ -179,125 +223,131 @@ pub trait KindUnresettable {
 }
 impl<F: ?Sized> KindUnresettable for Probe<F> {}
 
-/// Resets a field with its type's `Reset`: the kinds that have one.
-macro_rules! reset_by_reset {
-    ($($kind:ident),*) => {$(
-        impl $kind {
-            /// Resets the field with its type's [`Reset`].
-            #[inline(always)]
-            pub fn reset<F: Reset + ?Sized>(self, field: &mut F) {
-                field.reset();
-            }
-        }
-    )*};
-}
-
-reset_by_reset!(CloneEq, CloneOnly, Trusted);
-
-/// Restores a field that has a `Reset` and is `Clone`: copied back from
-/// the template where the plan says the constructor's value differs, else
-/// reset. One copy per field type, not inlined into each struct's
-/// `restore`, which is then one call per field (docs/PERFORMANCE.md,
-/// "Compile cost of the derive").
-macro_rules! restore_by_copy_or_reset {
-    ($($kind:ident),*) => {$(
-        impl $kind {
-            /// Copies `template` into `field` (into the buffers `field`
-            /// has) if the plan says it differs, else resets `field`.
-            #[inline(never)]
-            pub fn restore<F: Reset + Clone>(self, field: &mut F, template: &F, cursor: &mut Cursor<'_>) {
-                if cursor.differs() {
-                    field.clone_from(template);
-                } else {
-                    field.reset();
-                }
-            }
-        }
-    )*};
-}
-
-restore_by_copy_or_reset!(CloneEq, CloneOnly);
-
 impl CloneEq {
-    /// Records whether `template` (the constructor's value) differs from
-    /// its reset value: a copy of it, reset.
-    // Once per field type, not inlined into each struct's plan: a plan
-    // runs once per struct.
-    #[inline(never)]
-    pub fn probe<F: Reset + Clone + PartialEq>(self, plan: &mut Plan, template: &F) {
-        let mut cleared = template.clone();
+    /// Resets the field with its type's [`Reset`]; in a probe, records
+    /// whether a reset copy of it is unequal to it.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn reset<F: Reset + Clone + PartialEq>(self, field: &mut F, pass: &mut Pass<'_>) {
+        if let Mode::Clear = pass.0 {
+            field.reset();
+        } else {
+            pass_eq(field, pass);
+        }
+    }
+
+    /// Copies `template` into `field` (into the buffers `field` has) if
+    /// the plan says it differs, else resets `field`.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn restore<F: Reset + Clone>(self, field: &mut F, template: &F, pass: &mut Pass<'_>) {
+        copy_or_reset(field, template, pass);
+    }
+}
+
+/// [`CloneEq::reset`] in a probe or a restore. Once per field type, not
+/// inlined into each struct's pass: a probe runs once per struct.
+#[inline(never)]
+fn pass_eq<F: Reset + Clone + PartialEq>(field: &mut F, pass: &mut Pass<'_>) {
+    if let Mode::Probe(plan) = &mut pass.0 {
+        let mut cleared = field.clone();
         cleared.reset();
-        plan.differs.push(*template != cleared);
+        plan.differs.push(*field != cleared);
+        return;
+    }
+    let _ = pass.copies();
+    field.reset();
+}
+
+/// Copies `template` into `field` if the plan says it differs, else
+/// resets `field`: the restore of a field with both `Reset` and `Clone`,
+/// once per field type.
+#[inline(never)]
+fn copy_or_reset<F: Reset + Clone>(field: &mut F, template: &F, pass: &mut Pass<'_>) {
+    if pass.copies() {
+        field.clone_from(template);
+    } else {
+        field.reset();
     }
 }
 
 impl CloneOnly {
-    /// Records that the field differs: without `PartialEq` it cannot be
-    /// told apart from its reset value, so it is always copied back.
-    #[inline]
-    pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
-        plan.differs.push(true);
+    /// Resets the field with its type's [`Reset`]; in a probe, records
+    /// that it differs: without `PartialEq` it cannot be told apart from
+    /// its reset value, so it is always copied back.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn reset<F: Reset + Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
+        let _ = pass.copies();
+        pass.record(true);
+        if pass.resets() {
+            field.reset();
+        }
+    }
+
+    /// As [`CloneEq::restore`].
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn restore<F: Reset + Clone>(self, field: &mut F, template: &F, pass: &mut Pass<'_>) {
+        copy_or_reset(field, template, pass);
     }
 }
 
 impl Copied {
-    /// Nothing: the field has no reset of its own, and the plan says it
-    /// differs, so its restore copies it instead.
-    #[inline(always)]
-    pub fn reset<F: ?Sized>(self, _field: &mut F) {}
+    /// Nothing: the field has no reset of its own. In a probe, records
+    /// that it differs: its only value is the constructor's, copied back
+    /// on every reset.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn reset<F: Clone>(self, _field: &mut F, pass: &mut Pass<'_>) {
+        let _ = pass.copies();
+        pass.record(true);
+    }
 
     /// Copies `template` into `field`: the plan says it differs, always.
     #[inline(never)]
-    pub fn restore<F: Clone>(self, field: &mut F, template: &F, cursor: &mut Cursor<'_>) {
-        if cursor.differs() {
+    pub fn restore<F: Clone>(self, field: &mut F, template: &F, pass: &mut Pass<'_>) {
+        if pass.copies() {
             field.clone_from(template);
         }
-    }
-
-    /// Records that the field differs: its only value is the
-    /// constructor's, copied back on every reset.
-    #[inline]
-    pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
-        plan.differs.push(true);
     }
 }
 
 impl Trusted {
-    /// Records that the field's reset is trusted: it is never copied.
-    #[inline]
-    pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
-        plan.differs.push(false);
+    /// Resets the field with its type's [`Reset`], which is trusted: a
+    /// probe records that it never differs.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn reset<F: Reset + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
+        let _ = pass.copies();
+        pass.record(false);
+        if pass.resets() {
+            field.reset();
+        }
     }
 
-    /// Resets the field with its type's [`Reset`]: the plan says a trusted
-    /// field never differs.
-    #[inline]
-    pub fn restore<F: Reset + ?Sized>(self, field: &mut F, _template: &F, cursor: &mut Cursor<'_>) {
-        let _ = cursor.differs();
-        field.reset();
+    /// Resets the field: a trusted field is never copied.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn restore<F: Reset + ?Sized>(self, field: &mut F, _template: &F, pass: &mut Pass<'_>) {
+        self.reset(field, pass);
     }
 }
 
 impl Unresettable {
     /// A compile error at the field, from its bound ([`ResetField`]'s
     /// message): a type with `Reset` would have been [`Trusted`].
-    #[inline(always)]
-    pub fn reset<F: ResetField + ?Sized>(self, field: &mut F) {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn reset<F: ResetField + ?Sized>(self, field: &mut F, _pass: &mut Pass<'_>) {
         field.reset_field();
     }
 
-    /// Records nothing that matters: the field's `reset` does not compile.
-    #[inline]
-    pub fn probe<F: ?Sized>(self, plan: &mut Plan, _template: &F) {
-        plan.differs.push(false);
-    }
-
-    /// Nothing, and no bound: the field's `reset` in the plain reset is
-    /// the one compile error for it.
-    #[inline]
-    pub fn restore<F: ?Sized>(self, _field: &mut F, _template: &F, cursor: &mut Cursor<'_>) {
-        let _ = cursor.differs();
-    }
+    /// Nothing, and no bound: the field's `reset` is the one compile error
+    /// for it.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn restore<F: ?Sized>(self, _field: &mut F, _template: &F, _pass: &mut Pass<'_>) {}
 }
 
 #[cfg(test)]

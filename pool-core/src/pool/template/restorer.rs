@@ -1,16 +1,16 @@
-//! [`Restorer`]: what copies the constructor's values back into an object
-//! of a derived struct whose constructor is not clean. Its plan makes it,
-//! once per struct, from the one template it keeps: [`ShareTemplate`] for
-//! a `Sync` struct, whose template every thread reads at once;
-//! [`LockedTemplate`] for any other (a struct holding a `Cell`, or a
-//! generic struct, which the derive cannot see is `Sync`), whose template
-//! is read under a lock, one restore at a time. [`boxed`] makes the
-//! template.
+//! [`RawRestorer`]: what gives back the constructor's values to an object
+//! of a derived struct whose constructor is not clean, made once per
+//! struct by [`restorer`] from the one template it keeps and the plan of
+//! the fields that differ. [`Share`] picks, by autoref specialisation, how
+//! the template is read: by every thread at once for a `Sync` struct
+//! ([`ShareTemplate`]); under a lock, one restore at a time, for any other
+//! ([`LockedTemplate`]: a struct holding a `Cell`, or a generic struct,
+//! which the derive cannot see is `Sync`). [`boxed`] makes the template.
 //!
-//! Invariant: a `RawRestorer` was made as a `Restorer<T>`, and every
+//! Invariant: a `RawRestorer` was made for one struct `T`, and every
 //! pointer it holds (the template) or is handed (the object to restore) is
-//! to a `T` of that struct, whose `restore` it holds; the template is a
-//! `T: Send`, only read, by one thread at a time (under its lock) unless
+//! to a `T`, whose pass over its fields and plan it holds; the template is
+//! a `T: Send`, only read, by one thread at a time (under its lock) unless
 //! `T: Sync`, and dropped once, with its restorer.
 
 use std::cell::Cell;
@@ -19,7 +19,7 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::plan::{Cursor, Plan};
+use super::plan::{Pass, Plan};
 use crate::engine::erased::{Boxed, Dispose, Erased, dispose, drop_boxed};
 use crate::pool::config::Create;
 use crate::pool::config::make;
@@ -30,7 +30,7 @@ use crate::pool::config::make;
 /// as the pool's create path, for threads with small stacks).
 /// Made by the pool's own `make`, so that the two share one copy of it.
 #[inline(never)]
-pub fn boxed<T: Send>(create: fn() -> T) -> Made<T> {
+pub(super) fn boxed<T: Send>(create: fn() -> T) -> Made<T> {
     let create = Create::Fn(create);
     // SAFETY: `make::<T>` is given a live `Create<T>`, and what it returns
     // was erased from a `Boxed<T>` of this `T`.
@@ -40,7 +40,7 @@ pub fn boxed<T: Send>(create: fn() -> T) -> Made<T> {
 }
 
 /// An object [`boxed`] made.
-pub struct Made<T>(ManuallyDrop<Boxed<T>>);
+pub(super) struct Made<T>(ManuallyDrop<Boxed<T>>);
 
 impl<T> Made<T> {
     /// The box, which the caller now drops.
@@ -78,68 +78,22 @@ impl<T> std::ops::DerefMut for Made<T> {
     }
 }
 
-/// Picks how the restorer reaches the template, by autoref specialisation
-/// on `T: Sync`: `(&&Share::<T>::new()).restorer(..)`.
-pub struct Share<T>(PhantomData<fn(T)>);
-
-impl<T> std::fmt::Debug for Share<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Share")
-    }
-}
-
-impl<T> Share<T> {
-    /// The chooser for `T`.
-    #[must_use]
-    pub const fn new() -> Self {
-        Share(PhantomData)
-    }
-}
-
-impl<T> Default for Share<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Copies the constructor's values back into an object of `T`: the slow
-/// half of a derived reset, set up once per type by the derive's plan
-/// ([`ShareTemplate::restorer`] or [`LockedTemplate::restorer`], the only
-/// ways to make one).
-///
-/// Typed, so that a template can only be handed a restorer of its own `T`,
-/// but holding only a `RawRestorer`: the object, the template and the
-/// derive's per-field `restore` are reached through erased pointers, so
-/// that neither the restorer's code nor the template's `OnceLock` is
-/// compiled once per derived struct, as a `Box<dyn Fn(&mut T)>` behind
-/// `Any` would be (docs/PERFORMANCE.md, "Compile cost of the derive").
-pub struct Restorer<T> {
-    pub(super) raw: RawRestorer,
-    _type: PhantomData<fn(&mut T)>,
-}
-
-impl<T> std::fmt::Debug for Restorer<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Restorer")
-            .field("plan", &self.raw.plan)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A [`Restorer`] without its type. Invariant: it was made as a
-/// `Restorer<T>`, and every pointer it holds (the template) or is handed
-/// (the object to restore) is to a `T` of that struct, whose `restore` it
-/// holds.
+/// Gives back the constructor's values to an object of one derived struct:
+/// a reset (the derive's pass over the fields), then the plan's copies
+/// from the template. Without the struct's type (the module's invariant),
+/// so that neither its code nor the template's `OnceLock` is compiled once
+/// per derived struct, as a `Box<dyn Fn(&mut T)>` behind `Any` would be
+/// (docs/PERFORMANCE.md, "Compile cost of the derive").
 pub(super) struct RawRestorer {
     plan: Plan,
-    /// The derive's `restore` for the struct, erased ([`erase_restore`]).
-    restore: RestoreFn,
+    /// The derive's pass over the struct's fields, erased ([`erase_fields`]).
+    fields: FieldsFn,
     source: Source,
 }
 
-/// The derive's `fn(&mut T, &T, &mut Cursor)`, with the two objects as
+/// The derive's `fn(&mut T, Option<&T>, &mut Pass)`, with the objects
 /// erased pointers.
-type RestoreFn = unsafe fn(NonNull<u8>, NonNull<u8>, &mut Cursor<'_>);
+type FieldsFn = unsafe fn(NonNull<u8>, Option<NonNull<u8>>, &mut Pass<'_>);
 
 /// Where a restorer copies from: the template, a `Boxed<T>`, erased,
 /// dropped with `dispose` when the restorer is; for a `T` that may not be
@@ -150,9 +104,10 @@ struct Source {
     lock: Option<Mutex<()>>,
 }
 
-// SAFETY: the template is a `T: Send` (both traits' bounds), only read, and
+// SAFETY: the template is a `T: Send` (`restorer`'s bound), only read, and
 // dropped once, by the restorer's owner. It is read by restores on any
-// thread at once only if `T: Sync` (`ShareTemplate`'s bound); otherwise
+// thread at once only if `T: Sync` (the only `Access` without a lock is
+// `ShareTemplate`'s, whose impl needs the bound); otherwise
 // each read holds `lock`, as a `Mutex<T>` would, which is `Sync` for a
 // `T: Send`. The rest is plain data and fn pointers.
 unsafe impl Send for RawRestorer {}
@@ -169,18 +124,18 @@ impl RawRestorer {
         template: Erased,
         dispose: Dispose<Erased>,
         plan: Plan,
-        restore: RestoreFn,
+        fields: FieldsFn,
         locked: bool,
     ) -> Option<RawRestorer> {
         if !plan.any() {
             // SAFETY: `dispose` is the template's (the caller's promise,
-            // `ShareTemplate::restorer`, `LockedTemplate::restorer`).
+            // `restorer`).
             unsafe { dispose(template) };
             return None;
         }
         Some(RawRestorer {
             plan,
-            restore,
+            fields,
             source: Source {
                 template,
                 dispose,
@@ -189,7 +144,8 @@ impl RawRestorer {
         })
     }
 
-    /// Restores `value` from the template.
+    /// Copies the fields that differ back from the template into `value`,
+    /// and resets the others.
     ///
     /// # Safety
     ///
@@ -218,7 +174,8 @@ impl RawRestorer {
         unsafe { self.copy(value) };
     }
 
-    /// Runs the struct's `restore` on `value` from the template.
+    /// Runs the struct's pass over `value` as a restore from the
+    /// template.
     ///
     /// # Safety
     ///
@@ -227,12 +184,12 @@ impl RawRestorer {
     #[allow(clippy::inline_always, reason = "one call, in each of two paths")]
     #[inline(always)]
     unsafe fn copy(&self, value: NonNull<u8>) {
-        let mut cursor = self.plan.cursor();
-        // SAFETY: `restore` is the struct's, `value` one of its objects
+        let template = Some(self.source.template.as_ptr());
+        // SAFETY: `fields` is the struct's pass, `value` one of its objects
         // (the caller's promise), `template` another, alive as long as
         // `self`, only read, and under the lock unless `T: Sync` (the
         // invariant) or this thread already holds it.
-        unsafe { (self.restore)(value, self.source.template.as_ptr(), &mut cursor) };
+        unsafe { (self.fields)(value, template, &mut Pass::restore(&self.plan)) };
     }
 }
 
@@ -288,81 +245,123 @@ impl Drop for RawRestorer {
     }
 }
 
-/// The derive's `restore` of a struct, with its objects erased.
-fn erase_restore<T>(restore: fn(&mut T, &T, &mut Cursor<'_>)) -> RestoreFn {
-    // SAFETY: `&mut T` and `&T` (`T: Sized`) are ABI-compatible with
-    // `NonNull<u8>` (the function pointer ABI rules of the `fn` primitive's
-    // docs: pointers whose pointee types have the same metadata, here
-    // none), and the rest of the signature is unchanged, so calling the
-    // result is calling `restore`; `RawRestorer` calls it only with pointers
-    // to `T`s, valid as the references it takes (its invariant).
-    unsafe { std::mem::transmute::<fn(&mut T, &T, &mut Cursor<'_>), RestoreFn>(restore) }
+/// The derive's pass over a struct's fields, with the objects erased.
+fn erase_fields<T>(fields: Fields<T>) -> FieldsFn {
+    // SAFETY: `&mut T` (`T: Sized`) is ABI-compatible with `NonNull<u8>`
+    // (the function pointer ABI rules of the `fn` primitive's docs:
+    // pointers whose pointee types have the same metadata, here none), and
+    // so `Option<&T>` with `Option<NonNull<u8>>` (an `Option` of a type
+    // with the null pointer optimisation is ABI-compatible with that type);
+    // the rest of the signature is unchanged, so calling the result is
+    // calling `fields`. `RawRestorer` calls it only with pointers to `T`s,
+    // valid as the references it takes (its invariant).
+    unsafe { std::mem::transmute::<Fields<T>, FieldsFn>(fields) }
+}
+
+/// The derive's pass over the fields of `T`: `fields(object, None, pass)`
+/// resets (or probes) the object, `fields(object, Some(template), pass)`
+/// restores it from the template.
+pub(super) type Fields<T> = fn(&mut T, Option<&T>, &mut Pass<'_>);
+
+/// Picks how a struct's restorer reads its template, by autoref
+/// specialisation on `T: Sync`: `(&&Share::<T>::new()).access()`.
+pub struct Share<T>(PhantomData<fn(T)>);
+
+impl<T> std::fmt::Debug for Share<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Share")
+    }
+}
+
+impl<T> Share<T> {
+    /// The chooser for `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        Share(PhantomData)
+    }
+}
+
+impl<T> Default for Share<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// How a struct's template is read, as [`Share`] picked it: without a lock
+/// only for a `T: Sync` (the one way to make that value is
+/// [`ShareTemplate`], whose impl needs the bound).
+pub struct Access<T> {
+    locked: bool,
+    _type: PhantomData<fn(T)>,
+}
+
+impl<T> Clone for Access<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Access<T> {}
+
+impl<T> std::fmt::Debug for Access<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Access")
+            .field("locked", &self.locked)
+            .finish()
+    }
 }
 
 /// A `Sync` struct keeps one template, read by every thread at once.
 pub trait ShareTemplate<T> {
-    /// A restorer that copies from `template`, or `None` if `plan` finds
-    /// no field that differs.
-    fn restorer(
-        &self,
-        template: Made<T>,
-        plan: Plan,
-        restore: fn(&mut T, &T, &mut Cursor<'_>),
-    ) -> Option<Restorer<T>>;
+    /// Reads without a lock.
+    fn access(&self) -> Access<T>;
 }
 
-impl<T: Send + Sync + 'static> ShareTemplate<T> for &Share<T> {
-    fn restorer(
-        &self,
-        template: Made<T>,
-        plan: Plan,
-        restore: fn(&mut T, &T, &mut Cursor<'_>),
-    ) -> Option<Restorer<T>> {
-        restorer(template, plan, restore, false)
+impl<T: Sync> ShareTemplate<T> for &Share<T> {
+    #[inline]
+    fn access(&self) -> Access<T> {
+        Access {
+            locked: false,
+            _type: PhantomData,
+        }
     }
 }
 
 /// A struct that may not be `Sync` keeps one template too, read under a
 /// lock by one restore at a time.
 pub trait LockedTemplate<T> {
-    /// A restorer that copies from `template` under a lock, or `None` if
-    /// `plan` finds no field that differs.
-    fn restorer(
-        &self,
-        template: Made<T>,
-        plan: Plan,
-        restore: fn(&mut T, &T, &mut Cursor<'_>),
-    ) -> Option<Restorer<T>>;
+    /// Reads under the template's lock.
+    fn access(&self) -> Access<T>;
 }
 
-impl<T: Send + 'static> LockedTemplate<T> for Share<T> {
-    fn restorer(
-        &self,
-        template: Made<T>,
-        plan: Plan,
-        restore: fn(&mut T, &T, &mut Cursor<'_>),
-    ) -> Option<Restorer<T>> {
-        restorer(template, plan, restore, true)
+impl<T> LockedTemplate<T> for Share<T> {
+    #[inline]
+    fn access(&self) -> Access<T> {
+        Access {
+            locked: true,
+            _type: PhantomData,
+        }
     }
 }
 
-/// The restorer of both traits: `locked` unless `T: Sync`.
-fn restorer<T: Send + 'static>(
-    template: Made<T>,
-    plan: Plan,
-    restore: fn(&mut T, &T, &mut Cursor<'_>),
-    locked: bool,
-) -> Option<Restorer<T>> {
+/// The restorer of a struct: makes the template with `create`, probes it
+/// with `fields`, and returns the restorer, or `None` (and the template
+/// dropped) if no field differs; its template read as `access` says. The
+/// one part of the template compiled per struct, and run once per struct.
+pub(super) fn restorer<T: Send + 'static>(
+    create: fn() -> T,
+    fields: Fields<T>,
+    access: Access<T>,
+) -> Option<RawRestorer> {
+    let mut template = boxed(create);
+    let mut plan = Plan::default();
+    fields(&mut template, None, &mut Pass::probe(&mut plan));
     // The objects' type is `T`, and `dispose::<T>` is what drops them.
-    let raw = RawRestorer::new(
+    RawRestorer::new(
         Erased::new(template.into_boxed()),
         dispose::<T>,
         plan,
-        erase_restore(restore),
-        locked,
-    )?;
-    Some(Restorer {
-        raw,
-        _type: PhantomData,
-    })
+        erase_fields(fields),
+        access.locked,
+    )
 }
