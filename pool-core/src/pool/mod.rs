@@ -15,6 +15,7 @@
 
 pub(crate) mod config;
 pub(crate) mod declare;
+pub(crate) mod fast;
 pub(crate) mod guard;
 pub(crate) mod mistakes;
 pub(crate) mod owned;
@@ -122,6 +123,11 @@ pub(crate) struct Owned<T: Reset + Send + 'static> {
     /// Empties the calling thread's part's cache, for [`Pool::clear`].
     /// Called with `inner`.
     pub(crate) clear: unsafe fn(NonNull<()>),
+    /// [`Pool::acquire_owned`] of the pool's `T`: a debug build calls it
+    /// through this pointer from [`Pool::acquire`], so that a static
+    /// pool's acquire does not compile it once per pooled type.
+    #[cfg(debug_assertions)]
+    pub(crate) acquire_owned: fn(&Pool<T>, &Owned<T>) -> Pooled<T>,
 }
 
 // SAFETY: a pointer to a run-time pool's allocation, which is `Sync` (its
@@ -193,7 +199,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // A cache even in a thread-local destructor (it has none of
                 // its own; once its thread's exit retired it, its paths go
                 // to the store); `None` only under loom, which drops it.
-                let value = self.take(static_cache(key), now);
+                let value = self.take(fast::static_cache(key), now);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -201,7 +207,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // `abandon_static` may reach the rest of the pool through it.
                 unsafe { Pooled::new(value, NonNull::from(self).cast::<Home<T>>()) }
             }
+            #[cfg(not(debug_assertions))]
             Caches::Owned(owned) => self.acquire_owned(owned),
+            #[cfg(debug_assertions)]
+            Caches::Owned(owned) => (owned.acquire_owned)(self, owned),
         }
     }
 
@@ -318,16 +327,13 @@ impl<T: Reset + Send + 'static> Pool<T> {
         let Some(value) = self.prepare(value) else {
             return;
         };
-        let key = match &self.local {
-            Caches::Static(key) => key,
+        match &self.local {
+            Caches::Static(key) => fast::put_static(key, &self.state.core, Erased::new(value)),
             // A run-time pool's guards go back through their part, which
             // knows the thread's cache; this one, with none, goes to the
             // shared store.
-            Caches::Owned(_) => return self.put_slow(None, value),
-        };
-        let now = epoch().now();
-        // `None` only under loom (see `acquire`): to the shared store.
-        self.give(static_cache(key), value, now);
+            Caches::Owned(_) => self.put_slow(None, value),
+        }
     }
 
     /// Resets a released object (unless the pool resets on acquire) and
@@ -383,16 +389,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Returns a prepared `value` with `cache` as this thread's cache.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Boxed<T>, now: u64) {
-        let value = match cache {
-            Some(cache) => match cache.push(Erased::new(value), now) {
-                Ok(()) => return,
-                Err(value) => value,
-            },
-            None => Erased::new(value),
-        };
-        // The pool's state only now: a run-time pool's is a load, which
-        // the fast path does not need.
-        slow::put(&self.state.core, cache, value);
+        if let Some(value) = fast::offer(cache, Erased::new(value), now) {
+            // The pool's state only now: a run-time pool's is a load, which
+            // the fast path does not need.
+            slow::put(&self.state.core, cache, value);
+        }
     }
 
     /// Files `value` when the thread cache is gone or disabled.
@@ -429,18 +430,4 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 #[inline(always)]
 pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
     pool.put_boxed(value.0);
-}
-
-/// This thread's cache of a static pool, through one non-generic
-/// function, so that `LocalKey::try_with` is compiled once for every pool,
-/// not once per pooled type. (Always `Some` outside loom: the
-/// thread-local has no destructor to have run.)
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
-pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
-    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
-    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
-    // value lives until the thread ends, and the reference cannot outlive
-    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
-    Some(unsafe { cache.as_ref() })
 }

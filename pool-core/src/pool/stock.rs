@@ -123,7 +123,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // thread-local destructor), it has handed its objects over.
         match &self.local {
             Caches::Static(key) => {
-                if let Some(cache) = crate::pool::static_cache(key) {
+                if let Some(cache) = crate::pool::fast::static_cache(key) {
                     cache.clear();
                 }
             }

@@ -273,6 +273,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
                         acquire: acquire_erased::<T>,
                         put: put_erased::<T>,
                         clear: clear_erased::<T>,
+                        #[cfg(debug_assertions)]
+                        acquire_owned: Pool::<T>::acquire_owned,
                     },
                 )
             };

@@ -52,7 +52,9 @@ use std::ptr::NonNull;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use self::restorer::{Fields, RawRestorer, restorer};
+use self::restorer::{Fields, FieldsFn, RawRestorer, erase_fields};
+use crate::engine::erased::{Dispose, Erased, dispose};
+use crate::pool::config::{Create, MakeFn, make};
 
 /// The flag's states.
 const UNKNOWN: u8 = 0;
@@ -127,25 +129,68 @@ impl<T: 'static> Template<T> {
     ) where
         T: Send,
     {
-        let restorer = if self.raw.state.load(Ordering::Acquire) == UNKNOWN {
-            self.raw.planned(restorer(create, fields, access))
-        } else {
-            // `RESTORE` is stored (with `Release`) only after `restore` is
-            // set; under `CLEAN` it is never set.
-            self.raw.restore.get()
-        };
-        match restorer {
-            // SAFETY: the only restorer this template holds is one made
-            // for this `T` (`restorer::<T>` above), which restores `T`s;
-            // `value` is one, borrowed exclusively for the call.
-            Some(restorer) => unsafe { restorer.restore(NonNull::from(value).cast()) },
-            // Clean, or found clean by another thread since `is_clean`.
-            None => fields(value, None, &mut Pass::clear()),
+        let value = NonNull::from(value).cast();
+        // `RESTORE` is stored (with `Release`) only after the restorer is
+        // set.
+        if self.raw.state.load(Ordering::Acquire) == RESTORE {
+            if let Some(restorer) = self.raw.restore.get() {
+                // SAFETY: the only restorer this template holds is made
+                // for `T` (below), and `value` is a `T`, borrowed
+                // exclusively.
+                return unsafe { restorer.restore(value) };
+            }
+        }
+        let create = Create::Fn(create);
+        let make = (make::<T> as MakeFn, NonNull::from(&create).cast());
+        // SAFETY: the pool's `make` with a live `Create<T>` and `dispose`
+        // for this `T: Send`, the derive's pass over `T`'s fields, and
+        // `access` says `false` only for a `T: Sync` (`Access`); `value`
+        // is a `T`, borrowed exclusively for the call.
+        unsafe {
+            self.raw.restore(
+                value,
+                erase_fields(fields),
+                (make, dispose::<T>),
+                access.locked,
+            );
         }
     }
 }
 
 impl RawTemplate {
+    /// [`Template::restore`] without the struct's type.
+    ///
+    /// # Safety
+    ///
+    /// As for [`RawRestorer::plan`], whose arguments these are; `value`
+    /// points to a live `T` of that struct, borrowed exclusively.
+    #[inline(never)]
+    unsafe fn restore(
+        &'static self,
+        value: NonNull<u8>,
+        fields: FieldsFn,
+        (make, dispose): ((MakeFn, NonNull<()>), Dispose<Erased>),
+        locked: bool,
+    ) {
+        let restorer = if self.state.load(Ordering::Acquire) == UNKNOWN {
+            // SAFETY: the caller's promise.
+            self.planned(unsafe { RawRestorer::plan(make, dispose, fields, locked) })
+        } else {
+            // `RESTORE` is stored (with `Release`) only after `restore` is
+            // set; under `CLEAN` it is never set.
+            self.restore.get()
+        };
+        match restorer {
+            // SAFETY: the only restorer this template holds is one made
+            // for its struct (the caller's promise, on every call), which
+            // restores the struct's objects; `value` is one.
+            Some(restorer) => unsafe { restorer.restore(value) },
+            // Clean, or found clean by another thread since `is_clean`.
+            // SAFETY: the struct's pass, over one of its objects.
+            None => unsafe { fields(value, None, &mut Pass::clear()) },
+        }
+    }
+
     /// Records what the plan found: clean (`None`), or the restorer, which
     /// is returned.
     #[inline(never)]

@@ -1,11 +1,13 @@
 //! [`RawRestorer`]: what gives back the constructor's values to an object
 //! of a derived struct whose constructor is not clean, made once per
-//! struct by [`restorer`] from the one template it keeps and the plan of
-//! the fields that differ. [`Share`] picks, by autoref specialisation, how
-//! the template is read: by every thread at once for a `Sync` struct
-//! ([`ShareTemplate`]); under a lock, one restore at a time, for any other
-//! ([`LockedTemplate`]: a struct holding a `Cell`, or a generic struct,
-//! which the derive cannot see is `Sync`). [`boxed`] makes the template.
+//! struct by [`RawRestorer::plan`] from the one template it keeps and the
+//! plan of the fields that differ. [`Share`] picks, by autoref
+//! specialisation, how the template is read: by every thread at once for a
+//! `Sync` struct ([`ShareTemplate`]); under a lock, one restore at a time,
+//! for any other ([`LockedTemplate`]: a struct holding a `Cell`, or a
+//! generic struct, which the derive cannot see is `Sync`). All of it
+//! without the struct's type: what it needs of the struct (its pass over
+//! the fields, the pool's `make` and `dispose`) it is handed erased.
 //!
 //! Invariant: a `RawRestorer` was made for one struct `T`, and every
 //! pointer it holds (the template) or is handed (the object to restore) is
@@ -15,68 +17,12 @@
 
 use std::cell::Cell;
 use std::marker::PhantomData;
-use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::plan::{Pass, Plan};
-use crate::engine::erased::{Boxed, Dispose, Erased, dispose, drop_boxed};
-use crate::pool::config::Create;
-use crate::pool::config::make;
-
-/// Makes an object with `create`, on the heap, in a frame of its own: a
-/// large struct (600 KiB inline) then takes one copy's worth of stack, for
-/// the duration of this call, and none in the caller's frame (the same care
-/// as the pool's create path, for threads with small stacks).
-/// Made by the pool's own `make`, so that the two share one copy of it.
-#[inline(never)]
-pub(super) fn boxed<T: Send>(create: fn() -> T) -> Made<T> {
-    let create = Create::Fn(create);
-    // SAFETY: `make::<T>` is given a live `Create<T>`, and what it returns
-    // was erased from a `Boxed<T>` of this `T`.
-    Made(ManuallyDrop::new(unsafe {
-        make::<T>(NonNull::from(&create).cast()).into_boxed()
-    }))
-}
-
-/// An object [`boxed`] made.
-pub(super) struct Made<T>(ManuallyDrop<Boxed<T>>);
-
-impl<T> Made<T> {
-    /// The box, which the caller now drops.
-    fn into_boxed(self) -> Boxed<T> {
-        let mut this = ManuallyDrop::new(self);
-        // SAFETY: `this` is never dropped, so the box is taken once, here.
-        unsafe { ManuallyDrop::take(&mut this.0) }
-    }
-}
-
-impl<T> Drop for Made<T> {
-    fn drop(&mut self) {
-        // SAFETY: `drop` runs once and nothing uses the field after it.
-        drop_boxed(unsafe { ManuallyDrop::take(&mut self.0) });
-    }
-}
-
-impl<T> std::fmt::Debug for Made<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Made")
-    }
-}
-
-impl<T> std::ops::Deref for Made<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T> std::ops::DerefMut for Made<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
+use crate::engine::erased::{Dispose, Erased};
+use crate::pool::config::MakeFn;
 
 /// Gives back the constructor's values to an object of one derived struct:
 /// a reset (the derive's pass over the fields), then the plan's copies
@@ -93,7 +39,7 @@ pub(super) struct RawRestorer {
 
 /// The derive's `fn(&mut T, Option<&T>, &mut Pass)`, with the objects
 /// erased pointers.
-type FieldsFn = unsafe fn(NonNull<u8>, Option<NonNull<u8>>, &mut Pass<'_>);
+pub(super) type FieldsFn = unsafe fn(NonNull<u8>, Option<NonNull<u8>>, &mut Pass<'_>);
 
 /// Where a restorer copies from: the template, a `Boxed<T>`, erased,
 /// dropped with `dispose` when the restorer is; for a `T` that may not be
@@ -104,7 +50,7 @@ struct Source {
     lock: Option<Mutex<()>>,
 }
 
-// SAFETY: the template is a `T: Send` (`restorer`'s bound), only read, and
+// SAFETY: the template is a `T: Send` (`plan`'s caller's promise), only read, and
 // dropped once, by the restorer's owner. It is read by restores on any
 // thread at once only if `T: Sync` (the only `Access` without a lock is
 // `ShareTemplate`'s, whose impl needs the bound); otherwise
@@ -116,20 +62,35 @@ unsafe impl Send for RawRestorer {}
 unsafe impl Sync for RawRestorer {}
 
 impl RawRestorer {
-    /// A restorer from `template`, read under a lock if `locked`, or
-    /// `None` (and the template dropped) if `plan` finds no field that
-    /// differs.
+    /// Makes the template with `make` (the pool's, with its `Create<T>`),
+    /// probes it with `fields`, and returns the restorer, read under a lock
+    /// if `locked`, or `None` (and the template dropped with `dispose`) if
+    /// no field differs. Runs once per struct.
+    ///
+    /// # Safety
+    ///
+    /// `make`, `create`, `dispose` and `fields` are those of one struct
+    /// `T: Send` (the erasure invariant, `crate::pool::state`), and
+    /// `locked` is `false` only if `T: Sync`.
     #[inline(never)]
-    fn new(
-        template: Erased,
+    pub(super) unsafe fn plan(
+        (make, create): (MakeFn, NonNull<()>),
         dispose: Dispose<Erased>,
-        plan: Plan,
         fields: FieldsFn,
         locked: bool,
     ) -> Option<RawRestorer> {
+        // SAFETY: the caller's promise; dropped with its type's `dispose`
+        // if the probe panics.
+        let template = Unplanned(Some(unsafe { make(create) }), dispose);
+        let mut plan = Plan::default();
+        if let Some(object) = &template.0 {
+            // SAFETY: the struct's pass over one of its objects, borrowed
+            // by nothing else.
+            unsafe { fields(object.as_ptr(), None, &mut Pass::probe(&mut plan)) };
+        }
+        let template = template.keep();
         if !plan.any() {
-            // SAFETY: `dispose` is the template's (the caller's promise,
-            // `restorer`).
+            // SAFETY: `dispose` is the template's (the caller's promise).
             unsafe { dispose(template) };
             return None;
         }
@@ -246,7 +207,7 @@ impl Drop for RawRestorer {
 }
 
 /// The derive's pass over a struct's fields, with the objects erased.
-fn erase_fields<T>(fields: Fields<T>) -> FieldsFn {
+pub(super) fn erase_fields<T>(fields: Fields<T>) -> FieldsFn {
     // SAFETY: `&mut T` (`T: Sized`) is ABI-compatible with `NonNull<u8>`
     // (the function pointer ABI rules of the `fn` primitive's docs:
     // pointers whose pointee types have the same metadata, here none), and
@@ -291,7 +252,7 @@ impl<T> Default for Share<T> {
 /// only for a `T: Sync` (the one way to make that value is
 /// [`ShareTemplate`], whose impl needs the bound).
 pub struct Access<T> {
-    locked: bool,
+    pub(super) locked: bool,
     _type: PhantomData<fn(T)>,
 }
 
@@ -344,24 +305,22 @@ impl<T> LockedTemplate<T> for Share<T> {
     }
 }
 
-/// The restorer of a struct: makes the template with `create`, probes it
-/// with `fields`, and returns the restorer, or `None` (and the template
-/// dropped) if no field differs; its template read as `access` says. The
-/// one part of the template compiled per struct, and run once per struct.
-pub(super) fn restorer<T: Send + 'static>(
-    create: fn() -> T,
-    fields: Fields<T>,
-    access: Access<T>,
-) -> Option<RawRestorer> {
-    let mut template = boxed(create);
-    let mut plan = Plan::default();
-    fields(&mut template, None, &mut Pass::probe(&mut plan));
-    // The objects' type is `T`, and `dispose::<T>` is what drops them.
-    RawRestorer::new(
-        Erased::new(template.into_boxed()),
-        dispose::<T>,
-        plan,
-        erase_fields(fields),
-        access.locked,
-    )
+/// A template being probed: dropped with `dispose` if the probe panics.
+struct Unplanned(Option<Erased>, Dispose<Erased>);
+
+impl Unplanned {
+    /// The template, once probed.
+    fn keep(mut self) -> Erased {
+        self.0.take().expect("taken only here")
+    }
+}
+
+impl Drop for Unplanned {
+    fn drop(&mut self) {
+        if let Some(template) = self.0.take() {
+            // SAFETY: the template's own `dispose` (`RawRestorer::plan`'s
+            // caller's promise), once.
+            unsafe { (self.1)(template) };
+        }
+    }
 }
