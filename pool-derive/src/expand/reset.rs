@@ -98,7 +98,6 @@ pub(super) fn reset_body(
         #bounds
         fn __pool_fields #fn_generics (
             __this: &mut #ty,
-            __from: ::core::option::Option<&#ty>,
             __pass: &mut #krate::__private::Pass<'_>,
         ) #fn_where {
             #kinds
@@ -112,12 +111,15 @@ pub(super) fn reset_body(
         {
             #[allow(unused_imports)]
             use #krate::__private::{LockedTemplate as _, ShareTemplate as _};
-            __template.restore(
-                self,
-                __pool_fields #turbofish,
-                <#ty as #krate::Poolable>::create,
-                (&&#krate::__private::Share::<#ty>::new()).access(),
-            );
+            // The pass is `__pool_fields`, as `restore` asks.
+            unsafe {
+                __template.restore(
+                    self,
+                    __pool_fields #turbofish,
+                    <#ty as #krate::Poolable>::create,
+                    (&&#krate::__private::Share::<#ty>::new()).access(),
+                );
+            }
         }
     };
     let template = if shape.generic {
@@ -135,7 +137,7 @@ pub(super) fn reset_body(
         #fields_fn
         let __template = #template;
         if __template.is_clean() {
-            __pool_fields(self, ::core::option::Option::None, &mut #krate::__private::Pass::clear());
+            __pool_fields(self, &mut #krate::__private::Pass::clear());
         } else #restore
     };
     let where_clause = if shape.generic {
@@ -230,17 +232,12 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
         // The field's kind: its `Reset`, or nothing for a `Clone` type
         // without one (the plan copies it back instead), or a compile error
         // at the field for a type with neither. Only in the pass, for a
-        // plain field: the kind, picked once, resets the field (or, in a
-        // probe, records whether the template's differs), or restores it
-        // from the template `__from`.
+        // plain field: the kind, picked once, resets the field, or as the
+        // pass says records whether the template's differs, or restores
+        // it from the template.
         let place = place(this, member, span);
         quote_spanned! {span=>
-            match (__from, (&&&&&#krate::__private::Probe::of(&#place)).kind()) {
-                (::core::option::Option::Some(__from), __kind) => {
-                    __kind.restore(&mut #place, &__from.#member, __pass)
-                }
-                (::core::option::Option::None, __kind) => __kind.reset(&mut #place, __pass),
-            }
+            (&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place, __pass);
         }
     };
     let shrink = shrink_field(krate, shape, this, field);

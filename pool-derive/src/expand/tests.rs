@@ -123,42 +123,10 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
     };
     let items = expand(&input);
     let expected = strings(&[
-        quote!(match (
-            __from,
-            (&&&&&::pool_core::__private::Probe::of(&__this.name)).kind()
-        ) {
-            (::core::option::Option::Some(__from), __kind) => {
-                __kind.restore(&mut __this.name, &__from.name, __pass)
-            }
-            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.name, __pass),
-        }),
-        quote!(match (
-            __from,
-            (&&&&&::pool_core::__private::Probe::of(&__this.age)).kind()
-        ) {
-            (::core::option::Option::Some(__from), __kind) => {
-                __kind.restore(&mut __this.age, &__from.age, __pass)
-            }
-            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.age, __pass),
-        }),
-        quote!(match (
-            __from,
-            (&&&&&::pool_core::__private::Probe::of(&__this.tags)).kind()
-        ) {
-            (::core::option::Option::Some(__from), __kind) => {
-                __kind.restore(&mut __this.tags, &__from.tags, __pass)
-            }
-            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.tags, __pass),
-        }),
-        quote!(match (
-            __from,
-            (&&&&&::pool_core::__private::Probe::of(&__this.body)).kind()
-        ) {
-            (::core::option::Option::Some(__from), __kind) => {
-                __kind.restore(&mut __this.body, &__from.body, __pass)
-            }
-            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.body, __pass),
-        }),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.name)).kind().reset(&mut __this.name, __pass);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.age)).kind().reset(&mut __this.age, __pass);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.tags)).kind().reset(&mut __this.tags, __pass);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.body)).kind().reset(&mut __this.body, __pass);),
         quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
         // Fields with attributes are reset, and left alone by the probe of
         // the template.
@@ -210,15 +178,7 @@ fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
         struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
     };
     let expected = strings(&[
-        quote!(match (
-            __from,
-            (&&&&&::pool_core::__private::Probe::of(&__this.0)).kind()
-        ) {
-            (::core::option::Option::Some(__from), __kind) => {
-                __kind.restore(&mut __this.0, &__from.0, __pass)
-            }
-            (::core::option::Option::None, __kind) => __kind.reset(&mut __this.0, __pass),
-        }),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__this.0)).kind().reset(&mut __this.0, __pass);),
         quote!(if __pass.resets() {
             __this.2 = <Mode as ::core::default::Default>::default();
         }),
@@ -240,20 +200,18 @@ fn plain_fields_go_through_the_template_and_attributed_ones_do_not() {
     let body = compact(&reset);
     assert!(
         body.contains(&compact(quote!(if __template.is_clean() {
-            __pool_fields(
-                self,
-                ::core::option::Option::None,
-                &mut ::pool_core::__private::Pass::clear(),
-            );
+            __pool_fields(self, &mut ::pool_core::__private::Pass::clear());
         } else {
             #[allow(unused_imports)]
             use ::pool_core::__private::{LockedTemplate as _, ShareTemplate as _};
-            __template.restore(
-                self,
-                __pool_fields,
-                <Settings as ::pool_core::Poolable>::create,
-                (&&::pool_core::__private::Share::<Settings>::new()).access(),
-            );
+            unsafe {
+                __template.restore(
+                    self,
+                    __pool_fields,
+                    <Settings as ::pool_core::Poolable>::create,
+                    (&&::pool_core::__private::Share::<Settings>::new()).access(),
+                );
+            }
         }))),
         "{body}"
     );

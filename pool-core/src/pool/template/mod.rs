@@ -76,9 +76,11 @@ pub struct Template<T: 'static> {
 /// A [`Template`] without its type.
 struct RawTemplate {
     state: AtomicU8,
-    /// Set, once, when the plan finds a field that differs: the restorer
-    /// of the template's `T`, without its type.
-    restore: OnceLock<RawRestorer>,
+    /// What the plan found, set once (by one thread: another waits for
+    /// it, so the constructor makes one template per struct): the
+    /// restorer of the template's `T`, without its type, or `None` if the
+    /// constructor is clean.
+    restore: OnceLock<Option<RawRestorer>>,
 }
 
 impl<T: 'static> Template<T> {
@@ -118,9 +120,17 @@ impl<T: 'static> Template<T> {
     ///
     /// Out of line, once per struct, and cold: the reset's fast path is
     /// the flag's load and the pass.
+    ///
+    /// # Safety
+    ///
+    /// `fields` is the derive's pass over `T`'s fields: every call hands
+    /// the pass the same plain fields of the object it is given, in the
+    /// same order, each with its kind's `reset`, and nothing else. (A
+    /// restore copies a field back from where the probe found it in the
+    /// template, as the type the probe saw there.)
     #[cold]
     #[inline(never)]
-    pub fn restore(
+    pub unsafe fn restore(
         &'static self,
         value: &mut T,
         fields: Fields<T>,
@@ -133,19 +143,19 @@ impl<T: 'static> Template<T> {
         // `RESTORE` is stored (with `Release`) only after the restorer is
         // set.
         if self.raw.state.load(Ordering::Acquire) == RESTORE {
-            if let Some(restorer) = self.raw.restore.get() {
+            if let Some(Some(restorer)) = self.raw.restore.get() {
                 // SAFETY: the only restorer this template holds is made
-                // for `T` (below), and `value` is a `T`, borrowed
-                // exclusively.
+                // for `T` (below), with the same pass (the caller's
+                // promise), and `value` is a `T`, borrowed exclusively.
                 return unsafe { restorer.restore(value) };
             }
         }
         let create = Create::Fn(create);
         let make = (make::<T> as MakeFn, NonNull::from(&create).cast());
         // SAFETY: the pool's `make` with a live `Create<T>` and `dispose`
-        // for this `T: Send`, the derive's pass over `T`'s fields, and
-        // `access` says `false` only for a `T: Sync` (`Access`); `value`
-        // is a `T`, borrowed exclusively for the call.
+        // for this `T: Send`, the derive's pass over `T`'s fields (the
+        // caller's promise), and `access` says `false` only for a
+        // `T: Sync` (`Access`); `value` is a `T`, borrowed exclusively.
         unsafe {
             self.raw.restore(
                 value,
@@ -172,41 +182,21 @@ impl RawTemplate {
         (make, dispose): ((MakeFn, NonNull<()>), Dispose<Erased>),
         locked: bool,
     ) {
-        let restorer = if self.state.load(Ordering::Acquire) == UNKNOWN {
+        let restorer = self
+            .restore
             // SAFETY: the caller's promise.
-            self.planned(unsafe { RawRestorer::plan(make, dispose, fields, locked) })
-        } else {
-            // `RESTORE` is stored (with `Release`) only after `restore` is
-            // set; under `CLEAN` it is never set.
-            self.restore.get()
-        };
+            .get_or_init(|| unsafe { RawRestorer::plan(make, dispose, fields, locked) })
+            .as_ref();
+        // Release: a thread that reads `RESTORE` finds the restorer set.
+        let found = if restorer.is_some() { RESTORE } else { CLEAN };
+        self.state.store(found, Ordering::Release);
         match restorer {
             // SAFETY: the only restorer this template holds is one made
             // for its struct (the caller's promise, on every call), which
             // restores the struct's objects; `value` is one.
             Some(restorer) => unsafe { restorer.restore(value) },
-            // Clean, or found clean by another thread since `is_clean`.
             // SAFETY: the struct's pass, over one of its objects.
-            None => unsafe { fields(value, None, &mut Pass::clear()) },
-        }
-    }
-
-    /// Records what the plan found: clean (`None`), or the restorer, which
-    /// is returned.
-    #[inline(never)]
-    fn planned(&'static self, restorer: Option<RawRestorer>) -> Option<&'static RawRestorer> {
-        match restorer {
-            None => {
-                self.state.store(CLEAN, Ordering::Relaxed);
-                None
-            }
-            Some(restorer) => {
-                // Another thread may have planned too; both plans are the
-                // same, the first one stays.
-                let _ = self.restore.set(restorer);
-                self.state.store(RESTORE, Ordering::Release);
-                self.restore.get()
-            }
+            None => unsafe { fields(value, &mut Pass::clear()) },
         }
     }
 }

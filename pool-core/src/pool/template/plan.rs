@@ -13,14 +13,15 @@
 //! | [`Trusted`] | `Reset`, not `Clone` | its `Reset` | never: it cannot be copied |
 //! | [`Unresettable`] | neither | a compile error at the field | |
 //!
-//! One pass serves the reset and the probe, so each field's kind is picked
-//! once per struct, not once per use (docs/PERFORMANCE.md, "Compile cost of
-//! the derive"). A restore is a reset followed by the plan's copies.
+//! One pass serves the reset, the probe and the restore, so each field's
+//! kind is picked once per struct, and a field's statement is one call
+//! (docs/PERFORMANCE.md, "Compile cost of the derive").
 //!
-//! Invariant: a plan records only fields of `Clone` types, each with the
-//! `clone_from` of its own type and its offset in the struct the plan was
-//! made from, so a trusted field is never copied; and a field whose type
-//! has no `Reset` is always recorded, so it is always copied.
+//! Invariant: a plan has one entry per plain field, in field order, and a
+//! restore's pass yields them in that order; an entry points to the
+//! template's value of its field only for a field of a `Clone` type, so a
+//! trusted field is never copied; and a field whose type has no `Reset`
+//! always points there, so it is always copied.
 
 // The kinds' methods are the reset's per-field statements: free, as the
 // plain calls they replace, once optimised; a debug build calls them, one
@@ -31,28 +32,31 @@
 )]
 
 use std::marker::PhantomData;
+use std::ptr::NonNull;
 
 use crate::reset::Reset;
 
-/// The plan of one struct's restore: which plain fields differ from their
-/// reset value in the constructor's output, in field order.
+/// The plan of one struct's restore: for each plain field, in field
+/// order, where the template's value of it is if the constructor's value
+/// differs from the reset one (the field is copied back from there), or
+/// `None` (the field is reset).
 #[derive(Debug, Default)]
 pub(super) struct Plan {
-    differs: Vec<bool>,
+    copies: Vec<Option<NonNull<u8>>>,
 }
 
 impl Plan {
     /// Whether any field differs.
     pub(super) fn any(&self) -> bool {
-        self.differs.iter().any(|&d| d)
+        self.copies.iter().any(Option::is_some)
     }
 }
 
 /// One pass of a derived struct's fields (the derive's `__pool_fields`):
 /// [`Pass::clear`] resets each field, as a reset does; a probe, once per
 /// struct, records in a [`Plan`] which of the template's fields differ
-/// from a reset copy of themselves, and changes nothing; a restore, handed
-/// the template, copies those fields back from it and resets the others.
+/// from a reset copy of themselves, and changes nothing; a restore copies
+/// those fields back from the template and resets the others.
 #[derive(Debug)]
 pub struct Pass<'a>(Mode<'a>);
 
@@ -60,7 +64,7 @@ pub struct Pass<'a>(Mode<'a>);
 enum Mode<'a> {
     Clear,
     Probe(&'a mut Plan),
-    Restore(std::slice::Iter<'a, bool>),
+    Restore(std::slice::Iter<'a, Option<NonNull<u8>>>),
 }
 
 impl Pass<'_> {
@@ -80,23 +84,41 @@ impl Pass<'_> {
         !matches!(self.0, Mode::Probe(_))
     }
 
-    /// Whether the next plain field is copied back from the template (in a
-    /// restore, as the plan says; never in a reset).
+    /// In a restore, the template's value of the next plain field if it is
+    /// copied back (else `None`, and in a reset or a probe).
     #[inline]
-    fn copies(&mut self) -> bool {
+    fn source(&mut self) -> Option<NonNull<u8>> {
         match &mut self.0 {
-            Mode::Restore(differs) => differs.next().copied().unwrap_or(false),
-            Mode::Clear | Mode::Probe(_) => false,
+            Mode::Restore(copies) => copies.next().copied().flatten(),
+            Mode::Clear | Mode::Probe(_) => None,
         }
     }
 
-    /// Records whether the next plain field differs, in a probe; nothing
-    /// otherwise.
+    /// In a probe, records the next plain field, the template's `field`:
+    /// copied back if `differs`. Nothing otherwise.
     #[inline]
-    fn record(&mut self, differs: bool) {
+    fn record<F>(&mut self, field: &F, differs: bool) {
         if let Mode::Probe(plan) = &mut self.0 {
-            plan.differs.push(differs);
+            plan.copies
+                .push(differs.then(|| NonNull::from(field).cast()));
         }
+    }
+
+    /// In a restore, copies the next plain field, `field`, back from the
+    /// template if the plan says so: whether it did (else the caller
+    /// resets it). Its type is the one the probe recorded at the same
+    /// place (`Template::restore`'s promise), and the template is alive and
+    /// unchanged while this pass runs (`RawRestorer`'s invariant).
+    #[inline]
+    fn copy_back<F: Clone>(&mut self, field: &mut F) -> bool {
+        let Some(from) = self.source() else {
+            return false;
+        };
+        // SAFETY: a pointer to the template's value of this field, an `F`
+        // (above), only read, by this thread alone unless `F` is in a
+        // `Sync` struct (the restorer's lock).
+        field.clone_from(unsafe { from.cast::<F>().as_ref() });
+        true
     }
 }
 
@@ -107,8 +129,8 @@ impl<'a> Pass<'a> {
     }
 
     /// The restore `plan` says how to do.
-    pub(super) fn restore(plan: &'a Plan) -> Self {
-        Pass(Mode::Restore(plan.differs.iter()))
+    pub(super) fn restore_by(plan: &'a Plan) -> Self {
+        Pass(Mode::Restore(plan.copies.iter()))
     }
 }
 
@@ -225,7 +247,8 @@ impl<F: ?Sized> KindUnresettable for Probe<F> {}
 
 impl CloneEq {
     /// Resets the field with its type's [`Reset`]; in a probe, records
-    /// whether a reset copy of it is unequal to it.
+    /// whether a reset copy of it is unequal to it; in a restore, copies it
+    /// back if it is.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn reset<F: Reset + Clone + PartialEq>(self, field: &mut F, pass: &mut Pass<'_>) {
@@ -235,39 +258,20 @@ impl CloneEq {
             pass_eq(field, pass);
         }
     }
-
-    /// Copies `template` into `field` (into the buffers `field` has) if
-    /// the plan says it differs, else resets `field`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn restore<F: Reset + Clone>(self, field: &mut F, template: &F, pass: &mut Pass<'_>) {
-        copy_or_reset(field, template, pass);
-    }
 }
 
 /// [`CloneEq::reset`] in a probe or a restore. Once per field type, not
-/// inlined into each struct's pass: a probe runs once per struct.
+/// inlined into each struct's pass.
 #[inline(never)]
 fn pass_eq<F: Reset + Clone + PartialEq>(field: &mut F, pass: &mut Pass<'_>) {
-    if let Mode::Probe(plan) = &mut pass.0 {
+    if let Mode::Probe(_) = pass.0 {
         let mut cleared = field.clone();
         cleared.reset();
-        plan.differs.push(*field != cleared);
-        return;
-    }
-    let _ = pass.copies();
-    field.reset();
-}
-
-/// Copies `template` into `field` if the plan says it differs, else
-/// resets `field`: the restore of a field with both `Reset` and `Clone`,
-/// once per field type.
-#[inline(never)]
-fn copy_or_reset<F: Reset + Clone>(field: &mut F, template: &F, pass: &mut Pass<'_>) {
-    if pass.copies() {
-        field.clone_from(template);
+        pass.record(field, *field != cleared);
     } else {
-        field.reset();
+        if !pass.copy_back(field) {
+            field.reset();
+        }
     }
 }
 
@@ -278,18 +282,15 @@ impl CloneOnly {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn reset<F: Reset + Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
-        let _ = pass.copies();
-        pass.record(true);
-        if pass.resets() {
-            field.reset();
+        match pass.0 {
+            Mode::Clear => field.reset(),
+            Mode::Probe(_) => pass.record(field, true),
+            Mode::Restore(_) => {
+                if !pass.copy_back(field) {
+                    field.reset();
+                }
+            }
         }
-    }
-
-    /// As [`CloneEq::restore`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn restore<F: Reset + Clone>(self, field: &mut F, template: &F, pass: &mut Pass<'_>) {
-        copy_or_reset(field, template, pass);
     }
 }
 
@@ -299,16 +300,13 @@ impl Copied {
     /// on every reset.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn reset<F: Clone>(self, _field: &mut F, pass: &mut Pass<'_>) {
-        let _ = pass.copies();
-        pass.record(true);
-    }
-
-    /// Copies `template` into `field`: the plan says it differs, always.
-    #[inline(never)]
-    pub fn restore<F: Clone>(self, field: &mut F, template: &F, pass: &mut Pass<'_>) {
-        if pass.copies() {
-            field.clone_from(template);
+    pub fn reset<F: Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
+        match pass.0 {
+            Mode::Clear => {}
+            Mode::Probe(_) => pass.record(field, true),
+            Mode::Restore(_) => {
+                let _ = pass.copy_back(field);
+            }
         }
     }
 }
@@ -319,18 +317,13 @@ impl Trusted {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn reset<F: Reset + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
-        let _ = pass.copies();
-        pass.record(false);
-        if pass.resets() {
-            field.reset();
+        match pass.0 {
+            Mode::Probe(_) => pass.record(&(), false),
+            Mode::Clear | Mode::Restore(_) => {
+                let _ = pass.source();
+                field.reset();
+            }
         }
-    }
-
-    /// Resets the field: a trusted field is never copied.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn restore<F: Reset + ?Sized>(self, field: &mut F, _template: &F, pass: &mut Pass<'_>) {
-        self.reset(field, pass);
     }
 }
 
@@ -339,15 +332,15 @@ impl Unresettable {
     /// message): a type with `Reset` would have been [`Trusted`].
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn reset<F: ResetField + ?Sized>(self, field: &mut F, _pass: &mut Pass<'_>) {
-        field.reset_field();
+    pub fn reset<F: ResetField + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
+        match pass.0 {
+            Mode::Probe(_) => pass.record(&(), false),
+            Mode::Clear | Mode::Restore(_) => {
+                let _ = pass.source();
+                field.reset_field();
+            }
+        }
     }
-
-    /// Nothing, and no bound: the field's `reset` is the one compile error
-    /// for it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub fn restore<F: ?Sized>(self, _field: &mut F, _template: &F, _pass: &mut Pass<'_>) {}
 }
 
 #[cfg(test)]

@@ -37,9 +37,9 @@ pub(super) struct RawRestorer {
     source: Source,
 }
 
-/// The derive's `fn(&mut T, Option<&T>, &mut Pass)`, with the objects
-/// erased pointers.
-pub(super) type FieldsFn = unsafe fn(NonNull<u8>, Option<NonNull<u8>>, &mut Pass<'_>);
+/// The derive's `fn(&mut T, &mut Pass)`, with the object an erased
+/// pointer.
+pub(super) type FieldsFn = unsafe fn(NonNull<u8>, &mut Pass<'_>);
 
 /// Where a restorer copies from: the template, a `Boxed<T>`, erased,
 /// dropped with `dispose` when the restorer is; for a `T` that may not be
@@ -86,7 +86,7 @@ impl RawRestorer {
         if let Some(object) = &template.0 {
             // SAFETY: the struct's pass over one of its objects, borrowed
             // by nothing else.
-            unsafe { fields(object.as_ptr(), None, &mut Pass::probe(&mut plan)) };
+            unsafe { fields(object.as_ptr(), &mut Pass::probe(&mut plan)) };
         }
         let template = template.keep();
         if !plan.any() {
@@ -145,12 +145,12 @@ impl RawRestorer {
     #[allow(clippy::inline_always, reason = "one call, in each of two paths")]
     #[inline(always)]
     unsafe fn copy(&self, value: NonNull<u8>) {
-        let template = Some(self.source.template.as_ptr());
         // SAFETY: `fields` is the struct's pass, `value` one of its objects
-        // (the caller's promise), `template` another, alive as long as
-        // `self`, only read, and under the lock unless `T: Sync` (the
-        // invariant) or this thread already holds it.
-        unsafe { (self.fields)(value, template, &mut Pass::restore(&self.plan)) };
+        // (the caller's promise); the plan's pointers are to the fields of
+        // the template, alive as long as `self`, never written, and read
+        // under the lock unless `T: Sync` (the invariant) or this thread
+        // already holds it.
+        unsafe { (self.fields)(value, &mut Pass::restore_by(&self.plan)) };
     }
 }
 
@@ -211,18 +211,15 @@ pub(super) fn erase_fields<T>(fields: Fields<T>) -> FieldsFn {
     // SAFETY: `&mut T` (`T: Sized`) is ABI-compatible with `NonNull<u8>`
     // (the function pointer ABI rules of the `fn` primitive's docs:
     // pointers whose pointee types have the same metadata, here none), and
-    // so `Option<&T>` with `Option<NonNull<u8>>` (an `Option` of a type
-    // with the null pointer optimisation is ABI-compatible with that type);
     // the rest of the signature is unchanged, so calling the result is
     // calling `fields`. `RawRestorer` calls it only with pointers to `T`s,
-    // valid as the references it takes (its invariant).
+    // valid as the reference it takes (its invariant).
     unsafe { std::mem::transmute::<Fields<T>, FieldsFn>(fields) }
 }
 
-/// The derive's pass over the fields of `T`: `fields(object, None, pass)`
-/// resets (or probes) the object, `fields(object, Some(template), pass)`
-/// restores it from the template.
-pub(super) type Fields<T> = fn(&mut T, Option<&T>, &mut Pass<'_>);
+/// The derive's pass over the fields of `T`, which resets, probes or
+/// restores the object as the [`Pass`] says.
+pub(super) type Fields<T> = fn(&mut T, &mut Pass<'_>);
 
 /// Picks how a struct's restorer reads its template, by autoref
 /// specialisation on `T: Sync`: `(&&Share::<T>::new()).access()`.
