@@ -16,6 +16,10 @@
 #                                          # with #[derive(Serialize, Deserialize)]
 #                                          # instead, each encoded and decoded
 #                                          # once with serde_json
+#   INSTRUCTIONS=1 scripts/compile_cost.sh # instead of times, the instructions
+#                                          # rustc executes (all its threads,
+#                                          # valgrind's callgrind): slow, but
+#                                          # the same on every run of a commit
 #
 # With ACQUIRE=0 nothing of the pool is compiled to machine code (the derived
 # functions are `#[inline]` and unused): the figure is the derive's
@@ -26,7 +30,9 @@
 # Each build is clean for the generated crate only: pool-core, pool-derive
 # and their dependencies are built once first and reused, so the figure is
 # what a user's crate pays per derived struct. Times are wall-clock on a
-# shared machine: run it twice and take the lower figures.
+# shared machine: run it twice and take the lower figures, or count
+# instructions (`INSTRUCTIONS=1`), which a shared machine's load does not
+# move.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -153,6 +159,56 @@ make_crate "$OUT/compile-cost-no" no
 export CARGO_TARGET_DIR="$OUT/target"
 
 per_struct() { awk -v y="$1" -v n="$2" -v c="$N" 'BEGIN { printf "%.1f", (y - n) * 1000 / c }'; }
+
+# Millions of instructions rustc executes for a clean build of the
+# generated crate alone, every thread counted: callgrind through a
+# `RUSTC_WRAPPER` that runs any other crate's rustc as it is (one path for
+# every build, so that cargo keeps the deps it built through it).
+WRAPPER="$OUT/callgrind-rustc"
+instructions() { # instructions <dir> <profile flag...>
+    local dir=$1
+    shift
+    local counts
+    counts=$(mktemp -d)
+    (cd "$dir" && RUSTC_WRAPPER="$WRAPPER" cargo build -q "$@" >/dev/null 2>&1) # the deps, once
+    (cd "$dir" && cargo clean -q -p "$(basename "$dir")" "$@" 2>/dev/null || true)
+    (cd "$dir" && COUNTS="$counts" RUSTC_WRAPPER="$WRAPPER" cargo build -q "$@")
+    cat "$counts"/out.* | awk '/^summary:/ { s += $2 } END { printf "%.1f", s / 1e6 }'
+    rm -rf "$counts"
+}
+
+if [[ -n "${INSTRUCTIONS:-}" ]]; then
+    command -v valgrind >/dev/null || { echo "INSTRUCTIONS=1 needs valgrind" >&2; exit 1; }
+    cat >"$WRAPPER" <<'RUSTC'
+#!/usr/bin/env bash
+rustc=$1
+shift
+if [[ -n "${COUNTS:-}" && " $* " == *" --crate-name compile_cost_"* ]]; then
+    exec valgrind --tool=callgrind --callgrind-out-file="$COUNTS/out.%p" "$rustc" "$@" 2>/dev/null
+fi
+exec "$rustc" "$@"
+RUSTC
+    chmod +x "$WRAPPER"
+    header="profile  derive M  plain M  M per struct"
+    [[ -n "${FLOOR:-}" ]] && header+="  floor M  floor M per struct  ratio"
+    echo "$header"
+    for profile in ${PROFILES:-release debug}; do
+        flag=()
+        [[ $profile == release ]] && flag=(--release)
+        yes=$(instructions "$OUT/compile-cost-yes" "${flag[@]}")
+        no=$(instructions "$OUT/compile-cost-no" "${flag[@]}")
+        yes_per=$(awk -v y="$yes" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (y - n) / c }')
+        line=$(printf '%-8s %8s %8s %12s' "$profile" "$yes" "$no" "$yes_per")
+        if [[ -n "${FLOOR:-}" ]]; then
+            floor=$(instructions "$OUT/compile-cost-floor" "${flag[@]}")
+            floor_per=$(awk -v f="$floor" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (f - n) / c }')
+            line+=$(printf '  %8s %18s %6s' "$floor" "$floor_per" \
+                "$(awk -v y="$yes_per" -v f="$floor_per" 'BEGIN { printf "%.2f", y / f }')")
+        fi
+        echo "$line"
+    done
+    exit 0
+fi
 # One line per profile: seconds (wall-clock, CPU) of each build, and the
 # difference per struct in ms (wall-clock, CPU).
 header="profile  derive s (cpu)  plain s (cpu)  ms per struct (cpu)"

@@ -106,7 +106,7 @@ impl<T: Reset + ?Sized> ResetPart for T {
         clippy::inline_always,
         reason = "a forwarding shim: it must cost nothing over calling `reset` directly, also unoptimised"
     )]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn reset_part(&mut self) {
         self.reset();
     }
@@ -129,7 +129,7 @@ impl<T: Default> CreateDefault for T {
         clippy::inline_always,
         reason = "a forwarding shim: it must cost nothing over calling `default` directly, also unoptimised"
     )]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn create_default() -> Self {
         T::default()
     }

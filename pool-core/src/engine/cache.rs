@@ -80,7 +80,7 @@ impl RawCache {
     }
 
     /// The pool's shared half.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn core(&self) -> &PoolCore {
         // SAFETY: not `CoreRef::NONE`: a cache is made with its core, or
         // unset, and then handed one by its first slow path before anything
@@ -88,7 +88,7 @@ impl RawCache {
         unsafe { self.core.get().get() }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn slot(&self) -> &Slot<Local> {
         // SAFETY: the slot is freed only by this handle's `drop`; `UNSET`
         // is a static.

@@ -71,7 +71,7 @@ impl CoreRef {
     /// # Safety
     ///
     /// The pointer is not [`CoreRef::NONE`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) unsafe fn get<'a>(self) -> &'a PoolCore {
         // SAFETY: the core outlives every holder of the pointer
         // (`CoreRef::new`); the caller's promise that it is one.
@@ -81,7 +81,7 @@ impl CoreRef {
     /// # Safety
     ///
     /// `core` must outlive the returned pointer and every copy of it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) unsafe fn new(core: NonNull<PoolCore>) -> Self {
         CoreRef(core)
     }
@@ -90,7 +90,7 @@ impl CoreRef {
 impl std::ops::Deref for CoreRef {
     type Target = PoolCore;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deref(&self) -> &PoolCore {
         // SAFETY: the core outlives every holder of the pointer
         // (`CoreRef::new`).

@@ -78,7 +78,7 @@ unsafe impl Send for Erased {}
 
 impl Erased {
     /// Forgets the type of `boxed`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn new<T: Send>(boxed: Boxed<T>) -> Self {
         // `Box::into_raw` is never null.
         Erased(NonNull::from(Box::leak(boxed)).cast())
@@ -86,7 +86,7 @@ impl Erased {
 
     /// Where the object is, for reading it as the `T` it was made from
     /// (the pointer is to a `Padded<T>`, whose first field the object is).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn as_ptr(&self) -> NonNull<u8> {
         self.0
     }
@@ -104,7 +104,7 @@ impl Erased {
     /// span are asked for: the object starts at a 16-byte boundary, and
     /// byte 48 is inside the allocation whatever `T` is (the value and
     /// [`GAP`] bytes after it).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn prefetch(&self) {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
@@ -130,7 +130,7 @@ impl Erased {
     /// # Safety
     ///
     /// `T` must be the type this was made from ([`Erased::new`]).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) unsafe fn into_boxed<T>(self) -> Boxed<T> {
         // SAFETY: made by `Erased::new` from a `Boxed<T>` of this `T` (the
         // caller's promise), whose `Box::leak` gave up ownership to this

@@ -68,7 +68,7 @@ impl std::fmt::Debug for ThreadCache {
 
 impl ThreadCache {
     /// The cache.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn raw(&self) -> &RawCache {
         &self.0
     }

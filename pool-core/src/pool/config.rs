@@ -128,7 +128,7 @@ impl<F: ?Sized> Closure<F> {
         Closure(NonNull::from(closure))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn get(&self) -> &F {
         // SAFETY: the promise made to `Closure::new`.
         unsafe { self.0.as_ref() }

@@ -125,7 +125,7 @@ macro_rules! pool {
                 // template's check in its reset, is otherwise called, not
                 // inlined.
                 #[allow(clippy::inline_always)]
-                #[inline(always)]
+                #[cfg_attr(not(debug_assertions), inline(always))]
                 fn __pool_core_release(
                     _: ::core::ptr::NonNull<
                         $crate::__private::Home<<$ty as $crate::__private::PoolType>::Item>,

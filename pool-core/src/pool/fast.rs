@@ -34,7 +34,7 @@ pub(super) fn put_static(key: &'static LocalKey<ThreadCache>, core: &PoolCore, v
 /// Offers a prepared object to `cache`, this thread's cache: `None` if it
 /// kept it, else the object, for the slow path.
 #[allow(clippy::inline_always, reason = "the release's fast path")]
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn offer(cache: Option<&RawCache>, value: Erased, now: u64) -> Option<Erased> {
     match cache {
         Some(cache) => cache.push(value, now).err(),

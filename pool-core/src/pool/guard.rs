@@ -53,7 +53,7 @@ pub(crate) struct Abandoned<T>(pub(crate) Option<Boxed<T>>);
 impl<T: Send> Abandoned<T> {
     /// The object, erased, for the pools' one `abandon`
     /// (`crate::pool::slow::abandon`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn erase(self) -> Option<Erased> {
         // Not `Option::map`: one function fewer per pooled type in a debug
         // build.
@@ -133,7 +133,7 @@ impl<T: Reset + Send + 'static> Pooled<T> {
     /// `home` must satisfy [`Home`]'s invariant for this guard: it stays
     /// valid until the guard's call to its `release` or `abandon`, and the
     /// caller has taken whatever hold that call gives back.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) unsafe fn new(value: Boxed<T>, home: NonNull<Home<T>>) -> Self {
         Pooled {
             value: ManuallyDrop::new(value),

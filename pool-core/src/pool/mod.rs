@@ -191,7 +191,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// s.push_str("hello");
     /// assert_eq!(*s, "hello");
     /// ```
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn acquire(&self) -> Pooled<T> {
         match &self.local {
             Caches::Static(key) => {
@@ -322,7 +322,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Prepares `value` (`prepare`) and returns it to the pool.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn put_boxed(&self, value: Boxed<T>) {
         let Some(value) = self.prepare(value) else {
             return;
@@ -339,7 +339,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Resets a released object (unless the pool resets on acquire) and
     /// runs the pool's `retain` test on it: the object to keep, or `None`
     /// if the test dropped it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn prepare(&self, value: Boxed<T>) -> Option<Boxed<T>> {
         self.prepare_as(value, self.config.reset_on, true)
     }
@@ -348,7 +348,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// its `retain` test skipped unless `check_retain`: a run-time pool's
     /// release fixes both when the thread's part is made. `check_retain`
     /// may be `false` only for a pool without a `retain` test.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn prepare_as(
         &self,
         mut value: Boxed<T>,
@@ -379,7 +379,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused). At release the panic goes on to the guard's drop; at
     /// acquire, to `acquire`'s caller, the object already counted as
     /// reused and now as discarded, so `in_use` does not count it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn reset(&self, value: &mut T) {
         let on_unwind = slow::DiscardOnUnwind(self.state.core.discarded());
         value.reset();
@@ -387,7 +387,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Returns a prepared `value` with `cache` as this thread's cache.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Boxed<T>, now: u64) {
         if let Some(value) = fast::offer(cache, Erased::new(value), now) {
             // The pool's state only now: a run-time pool's is a load, which
@@ -397,7 +397,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Files `value` when the thread cache is gone or disabled.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_slow(&self, cache: Option<&RawCache>, value: Boxed<T>) {
         slow::put(&self.state.core, cache, Erased::new(value));
     }
@@ -427,7 +427,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 /// a constant, so `put` inlines with a direct `%fs:` access to the thread
 /// cache, where one through the guard's home could not see which
 /// thread-local it goes to (docs/PERFORMANCE.md, instructions).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
     pool.put_boxed(value.0);
 }

@@ -89,7 +89,7 @@ impl<T: Reset + Send + 'static> Deref for PoolHandle<T> {
     /// The pool: every [`Pool`] method, [`acquire`](Pool::acquire) first,
     /// is called through the handle, and `&handle` is a `&Pool<T>` where
     /// one is expected.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn deref(&self) -> &Pool<T> {
         &self.inner.pool
     }

@@ -162,7 +162,7 @@ impl<T: Reset + Send + 'static> Part<T> {
 
     /// The owner's cache. Called by the part's owner only (or the pool's
     /// drop), which is not replacing it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn cache(&self) -> &RawCache {
         self.head.cache.get()
     }
@@ -201,7 +201,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// reads its own last store, made as it took the part; had it handed
     /// the part back since, it would read `NOBODY` or a later owner's
     /// token.)
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn own_cache(&self) -> Option<&RawCache> {
         if self.owner.load(Ordering::Relaxed) == owned::token() {
             Some(self.cache())
@@ -212,7 +212,7 @@ impl<T: Reset + Send + 'static> Part<T> {
 
     /// The pool's allocation, with the provenance of all of it: never
     /// written after the part is made.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn inner(&self) -> NonNull<Inner<T>> {
         self.inner
     }
@@ -243,13 +243,13 @@ impl<T: Reset + Send + 'static> Part<T> {
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The pool's allocation, with `Arc::as_ptr`'s provenance (all of it,
     /// the counts included), set by `Inner::make`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn this(&self) -> NonNull<Inner<T>> {
         self.erased.inner.cast()
     }
 
     /// An acquire through `part`, the calling thread's.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn acquire_through(&self, part: NonNull<Part<T>>) -> Pooled<T> {
         // SAFETY: this thread's part, alive as long as the pool (which the
         // caller's `&self` keeps alive); other threads touch only its
@@ -286,7 +286,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// The calling thread's part: from the thread's memo, or else through
     /// `part_slow` (`lookup`). `None` once the thread is destroying its
     /// list (see [`Memo::Off`]).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(&self) -> Option<NonNull<Part<T>>> {
         match owned::get(self.erased.id) {
             // Recorded by `part_slow`, on this thread, for the pool whose
@@ -324,7 +324,7 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The calling thread's cache, made (and registered) on first use;
     /// `None` once the thread is destroying its thread-locals.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn cache(&self) -> Option<&RawCache> {
         // SAFETY: a part lives as long as its pool, which `&self` keeps
         // alive.

@@ -153,7 +153,7 @@ unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
 impl<T: Reset + Send + 'static> Inner<T> {
     /// [`Pool::put`](crate::Pool::put), knowing where the caches are; also
     /// the release of a guard that holds no part (`handle`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn put(&self, value: Boxed<T>) {
         if let Some(value) = self.pool.prepare(value) {
             self.give_here(value, epoch().now());

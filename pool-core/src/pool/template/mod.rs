@@ -104,7 +104,7 @@ impl<T: 'static> Template<T> {
         clippy::inline_always,
         reason = "the clean case must cost the plain reset and one load, also across crates"
     )]
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn is_clean(&self) -> bool {
         // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
         self.raw.state.load(Ordering::Relaxed) == CLEAN

@@ -69,7 +69,7 @@ enum Mode<'a> {
 
 impl Pass<'_> {
     /// The reset: each field reset as its kind says.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[must_use]
     pub fn clear() -> Self {
         Pass(Mode::Clear)
@@ -78,7 +78,7 @@ impl Pass<'_> {
     /// Whether this pass resets the fields that are not plain (`skip`,
     /// `default`, `reset = path`, and `max_capacity`'s shrink): a probe
     /// leaves the template's alone.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[must_use]
     pub fn resets(&self) -> bool {
         !matches!(self.0, Mode::Probe(_))
@@ -148,7 +148,7 @@ pub trait ResetField {
 }
 
 impl<T: Reset + ?Sized> ResetField for T {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn reset_field(&mut self) {
         self.reset();
     }
@@ -171,7 +171,7 @@ impl<F: ?Sized> std::fmt::Debug for Probe<F> {
 
 impl<F: ?Sized> Probe<F> {
     /// The probe of `field`'s type.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     #[must_use]
     pub fn of(_field: &F) -> Self {
         Probe(PhantomData)
@@ -198,7 +198,7 @@ pub struct Unresettable;
 /// The choice for `Reset + Clone + PartialEq` field types.
 pub trait KindCloneEq {
     /// [`CloneEq`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn kind(&self) -> CloneEq {
         CloneEq
     }
@@ -208,7 +208,7 @@ impl<F: Reset + Clone + PartialEq> KindCloneEq for &&&&Probe<F> {}
 /// The choice for `Reset + Clone` field types.
 pub trait KindCloneOnly {
     /// [`CloneOnly`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn kind(&self) -> CloneOnly {
         CloneOnly
     }
@@ -218,7 +218,7 @@ impl<F: Reset + Clone> KindCloneOnly for &&&Probe<F> {}
 /// The choice for `Clone` field types without `Reset`.
 pub trait KindCopied {
     /// [`Copied`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn kind(&self) -> Copied {
         Copied
     }
@@ -228,7 +228,7 @@ impl<F: Clone> KindCopied for &&Probe<F> {}
 /// The choice for `Reset` field types that are not `Clone`.
 pub trait KindTrusted {
     /// [`Trusted`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn kind(&self) -> Trusted {
         Trusted
     }
@@ -238,7 +238,7 @@ impl<F: Reset + ?Sized> KindTrusted for &Probe<F> {}
 /// The choice for every other field type.
 pub trait KindUnresettable {
     /// [`Unresettable`].
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn kind(&self) -> Unresettable {
         Unresettable
     }
