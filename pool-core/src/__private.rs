@@ -83,7 +83,7 @@ pub use std::thread_local;
 /// generic, so the template of `Frame<T>` lives in the state of
 /// `Frame::<T>::pool()`, one per instantiation.
 #[inline]
-pub fn template_of<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> &'static Template<T> {
+pub fn template_of<T: Reset + Send + 'static>(pool: &'static Pool<T>) -> &'static Template {
     &pool.state.template
 }
 

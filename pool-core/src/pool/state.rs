@@ -14,6 +14,7 @@
 //! run-time pool's is a field of its allocation (`crate::pool::runtime`).
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
@@ -36,7 +37,9 @@ pub struct PoolState<T: Reset + Send + 'static> {
     pub(crate) core: PoolCore,
     /// The constructor's values, for the reset of a generic derived struct,
     /// whose template cannot be a `static` of its own (`crate::pool::template`).
-    pub(crate) template: Template<T>,
+    pub(crate) template: Template,
+    /// The objects' type, which the core's `dispose` was made for.
+    _type: PhantomData<fn(T) -> T>,
 }
 
 /// A pointer to a pool's state, for the pool: a `&'static` for a `pool!`
@@ -115,6 +118,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
                 // pool's `LocalCache`s), which `dispose::<T>` accepts.
                 core: unsafe { PoolCore::new(name, bounds, dispose::<T>) },
                 template: Template::new(),
+                _type: PhantomData,
             }
         }
     }

@@ -29,7 +29,7 @@
 //!                 if __pass.resets() { reset_scores(&mut __this.scores); }
 //!             }
 //!             let __template = {
-//!                 static __POOL_TEMPLATE: Template<Request> = Template::new();
+//!                 static __POOL_TEMPLATE: Template = Template::new();
 //!                 &__POOL_TEMPLATE
 //!             };
 //!             if __template.is_clean() {

@@ -128,7 +128,7 @@ pub(super) fn reset_body(
         quote!(#krate::__private::template_of(<Self as #krate::Poolable>::pool()))
     } else {
         quote! {{
-            static __POOL_TEMPLATE: #krate::__private::Template<#ty> =
+            static __POOL_TEMPLATE: #krate::__private::Template =
                 #krate::__private::Template::new();
             &__POOL_TEMPLATE
         }}

@@ -47,7 +47,6 @@ pub use self::plan::{
 };
 pub use self::restorer::{Access, LockedTemplate, Share, ShareTemplate};
 
-use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -64,16 +63,16 @@ const RESTORE: u8 = 2;
 /// How a derived struct's reset reaches its constructor's values: one
 /// `static` per derived struct (see the module docs).
 ///
-/// Generic over the struct almost only in name: what it holds and does is
-/// the same for every struct (a `RawTemplate`, holding a `RawRestorer`),
-/// compiled once in pool-core; what is the struct's own is the derive's
-/// pass over the fields, which it is handed, and [`Template::restore`].
-pub struct Template<T: 'static> {
+/// Not generic: what it holds and does is the same for every struct (a
+/// `RawTemplate`, holding a `RawRestorer`), compiled once in pool-core;
+/// what is the struct's own is the derive's pass over the fields, which it
+/// is handed, and [`Template::restore`], generic over the struct, whose
+/// callers promise that a template serves one struct.
+pub struct Template {
     raw: RawTemplate,
-    _type: PhantomData<fn(&mut T)>,
 }
 
-/// A [`Template`] without its type.
+/// A [`Template`]'s state.
 struct RawTemplate {
     state: AtomicU8,
     /// What the plan found, set once (by one thread: another waits for
@@ -83,7 +82,7 @@ struct RawTemplate {
     restore: OnceLock<Option<RawRestorer>>,
 }
 
-impl<T: 'static> Template<T> {
+impl Template {
     /// A template that has not looked at the constructor yet.
     #[must_use]
     pub const fn new() -> Self {
@@ -92,7 +91,6 @@ impl<T: 'static> Template<T> {
                 state: AtomicU8::new(UNKNOWN),
                 restore: OnceLock::new(),
             },
-            _type: PhantomData,
         }
     }
 
@@ -123,22 +121,21 @@ impl<T: 'static> Template<T> {
     ///
     /// # Safety
     ///
-    /// `fields` is the derive's pass over `T`'s fields: every call hands
+    /// This template is `T`'s own: every call of this method on it is for
+    /// the same `T`. `fields` is the derive's pass over `T`'s fields: every call hands
     /// the pass the same plain fields of the object it is given, in the
     /// same order, each with its kind's `reset`, and nothing else. (A
     /// restore copies a field back from where the probe found it in the
     /// template, as the type the probe saw there.)
     #[cold]
     #[inline(never)]
-    pub unsafe fn restore(
+    pub unsafe fn restore<T: Send + 'static>(
         &'static self,
         value: &mut T,
         fields: Fields<T>,
         create: fn() -> T,
         access: Access<T>,
-    ) where
-        T: Send,
-    {
+    ) {
         let value = NonNull::from(value).cast();
         // `RESTORE` is stored (with `Release`) only after the restorer is
         // set.
@@ -201,7 +198,7 @@ impl RawTemplate {
     }
 }
 
-impl<T: 'static> std::fmt::Debug for Template<T> {
+impl std::fmt::Debug for Template {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match self.raw.state.load(Ordering::Relaxed) {
             UNKNOWN => "unknown",
@@ -212,7 +209,7 @@ impl<T: 'static> std::fmt::Debug for Template<T> {
     }
 }
 
-impl<T: 'static> Default for Template<T> {
+impl Default for Template {
     fn default() -> Self {
         Self::new()
     }
