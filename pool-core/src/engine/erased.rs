@@ -80,8 +80,10 @@ impl Erased {
     /// Forgets the type of `boxed`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn new<T: Send>(boxed: Boxed<T>) -> Self {
-        // `Box::into_raw` is never null.
-        Erased(NonNull::from(Box::leak(boxed)).cast())
+        // `as` casts, not `cast` and `NonNull::from`: no function per
+        // pooled type in a debug build.
+        // SAFETY: `Box::into_raw` is never null.
+        Erased(unsafe { NonNull::new_unchecked(Box::into_raw(boxed) as *mut u8) })
     }
 
     /// Where the object is, for reading it as the `T` it was made from
@@ -135,7 +137,7 @@ impl Erased {
         // SAFETY: made by `Erased::new` from a `Boxed<T>` of this `T` (the
         // caller's promise), whose `Box::leak` gave up ownership to this
         // value, which is consumed here: one owner again.
-        unsafe { Box::from_raw(self.0.as_ptr().cast::<Padded<T>>()) }
+        unsafe { Box::from_raw(self.0.as_ptr() as *mut Padded<T>) }
     }
 }
 

@@ -155,7 +155,7 @@ pub(crate) type RetainFn = unsafe fn(NonNull<()>, NonNull<u8>) -> bool;
 /// `create` points to a live `Create<T>`.
 pub(crate) unsafe fn make<T: Send>(create: NonNull<()>) -> Erased {
     // SAFETY: the caller's promise.
-    let create = unsafe { create.cast::<Create<T>>().as_ref() };
+    let create = unsafe { &*(create.as_ptr() as *const Create<T>) };
     Erased::new(boxed_with(|| create.call()))
 }
 
@@ -167,7 +167,7 @@ pub(crate) unsafe fn make<T: Send>(create: NonNull<()>) -> Erased {
 /// field the `T` is), not borrowed elsewhere.
 pub(crate) unsafe fn reset<T: Reset>(value: NonNull<u8>) {
     // SAFETY: the caller's promise.
-    unsafe { value.cast::<T>().as_mut() }.reset();
+    unsafe { &mut *(value.as_ptr() as *mut T) }.reset();
 }
 
 /// `RetainFn` for a pool of `T`s.
