@@ -104,6 +104,23 @@ impl Pass<'_> {
         }
     }
 
+    /// Passes the next plain field, one never copied back: in a probe,
+    /// records it so; whether to reset it (in a reset or a restore).
+    #[inline]
+    fn uncopied(&mut self) -> bool {
+        match &mut self.0 {
+            Mode::Probe(plan) => {
+                plan.copies.push(None);
+                false
+            }
+            Mode::Restore(copies) => {
+                let _ = copies.next();
+                true
+            }
+            Mode::Clear => true,
+        }
+    }
+
     /// In a restore, copies the next plain field, `field`, back from the
     /// template if the plan says so: whether it did (else the caller
     /// resets it). Its type is the one the probe recorded at the same
@@ -317,12 +334,8 @@ impl Trusted {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn reset<F: Reset + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
-        match pass.0 {
-            Mode::Probe(_) => pass.record(&(), false),
-            Mode::Clear | Mode::Restore(_) => {
-                let _ = pass.source();
-                field.reset();
-            }
+        if pass.uncopied() {
+            field.reset();
         }
     }
 }
@@ -333,12 +346,8 @@ impl Unresettable {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn reset<F: ResetField + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
-        match pass.0 {
-            Mode::Probe(_) => pass.record(&(), false),
-            Mode::Clear | Mode::Restore(_) => {
-                let _ = pass.source();
-                field.reset_field();
-            }
+        if pass.uncopied() {
+            field.reset_field();
         }
     }
 }
