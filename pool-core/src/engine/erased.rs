@@ -141,6 +141,15 @@ impl Erased {
     }
 }
 
+/// `ptr`, from a reference, without its type: what `NonNull::from(r).cast()`
+/// does, in one function for every type, where that is two per pointee
+/// type in a debug build (docs/PERFORMANCE.md, "Compile cost of the
+/// derive"). The caller casts the reference: `r as *const X as *const u8`.
+#[inline]
+pub(crate) fn untyped(ptr: *const u8) -> NonNull<u8> {
+    NonNull::new(ptr.cast_mut()).expect("a pointer from a reference")
+}
+
 /// Drops an [`Erased`] object of one pool: [`dispose::<T>`] for the pool's
 /// `T`, the one thing the erased code needs to know about `T`.
 ///
@@ -188,7 +197,7 @@ pub(crate) fn drop_boxed<T>(boxed: Boxed<T>) {
 pub(crate) fn boxed_with<T>(create: impl FnOnce() -> T) -> Boxed<T> {
     let layout = Layout::new::<Padded<T>>();
     let unfilled = Unfilled(allocate(layout), layout);
-    let slot = unfilled.0.cast::<Padded<T>>().as_ptr();
+    let slot = unfilled.0.as_ptr() as *mut Padded<T>;
     // SAFETY: `slot` points to a live allocation sized and aligned for a
     // `Padded<T>`, and `&raw mut` makes a pointer to its `value` field
     // without reading or referencing the uninitialized memory. `write`

@@ -29,7 +29,7 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::engine::cache::RawCache;
-use crate::engine::erased::{Boxed, Erased};
+use crate::engine::erased::{Boxed, Erased, untyped};
 use crate::engine::slot::epoch;
 use crate::engine::unset::ThreadCache;
 use crate::reset::Reset;
@@ -305,7 +305,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             ResetOn::Acquire => Some(config::reset::<T> as config::ResetFn),
             ResetOn::Release => None,
         };
-        let create = NonNull::from(&self.config.create).cast();
+        let create = untyped(&raw const self.config.create as *const u8).cast();
         // SAFETY: the functions are this pool's `T`'s, the constructor
         // this pool's; the object returned is of this pool, so a
         // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
@@ -363,7 +363,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // A constant `None` for a `pool!` without `retain`, which the
         // compiler folds away in the release `pool!` generates.
         if let (true, Some((retain, retains))) = (check_retain, &self.config.retain) {
-            let retain = (*retains, NonNull::from(retain).cast());
+            let retain = (
+                *retains,
+                untyped(retain as *const config::Retain<T> as *const u8).cast(),
+            );
             // SAFETY: the test and its function are this pool's.
             let kept = unsafe { slow::keep_if(&self.state.core, Erased::new(value), retain) };
             #[allow(clippy::question_mark, reason = "no `Try` impl per pooled type")]

@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use self::restorer::{Fields, FieldsFn, RawRestorer, erase_fields};
-use crate::engine::erased::{Dispose, Erased, dispose};
+use crate::engine::erased::{Dispose, Erased, dispose, untyped};
 use crate::pool::config::{Create, MakeFn, make};
 
 /// The flag's states.
@@ -136,7 +136,7 @@ impl Template {
         create: fn() -> T,
         access: Access<T>,
     ) {
-        let value = NonNull::from(value).cast();
+        let value = untyped(value as *mut T as *const u8);
         // `RESTORE` is stored (with `Release`) only after the restorer is
         // set.
         if self.raw.state.load(Ordering::Acquire) == RESTORE {
@@ -148,7 +148,10 @@ impl Template {
             }
         }
         let create = Create::Fn(create);
-        let make = (make::<T> as MakeFn, NonNull::from(&create).cast());
+        let make = (
+            make::<T> as MakeFn,
+            untyped(&raw const create as *const u8).cast(),
+        );
         // SAFETY: the pool's `make` with a live `Create<T>` and `dispose`
         // for this `T: Send`, the derive's pass over `T`'s fields (the
         // caller's promise), and `access` says `false` only for a
