@@ -54,7 +54,7 @@ impl Plan {
 
 /// One pass of a derived struct's fields (the derive's `__pool_fields`):
 /// [`Pass::clear`] resets each field, as a reset does; a probe, once per
-/// struct, records in a [`Plan`] which of the template's fields differ
+/// struct, records in a `Plan` which of the template's fields differ
 /// from a reset copy of themselves, and changes nothing; a restore copies
 /// those fields back from the template and resets the others.
 #[derive(Debug)]
