@@ -191,6 +191,7 @@ RUSTC
     chmod +x "$WRAPPER"
     header="profile  derive M  plain M  M per struct"
     [[ -n "${FLOOR:-}" ]] && header+="  floor M  floor M per struct  ratio"
+    [[ -n "${SERDE:-}" ]] && header+="  serde M  serde M per struct"
     echo "$header"
     for profile in ${PROFILES:-release debug}; do
         flag=()
@@ -204,6 +205,11 @@ RUSTC
             floor_per=$(awk -v f="$floor" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (f - n) / c }')
             line+=$(printf '  %8s %18s %6s' "$floor" "$floor_per" \
                 "$(awk -v y="$yes_per" -v f="$floor_per" 'BEGIN { printf "%.2f", y / f }')")
+        fi
+        if [[ -n "${SERDE:-}" ]]; then
+            serde=$(instructions "$OUT/compile-cost-serde" "${flag[@]}")
+            line+=$(printf '  %8s %18s' "$serde" \
+                "$(awk -v s="$serde" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (s - n) / c }')")
         fi
         echo "$line"
     done
