@@ -166,18 +166,7 @@ pub(crate) type Dispose<T> = unsafe fn(T);
 /// `object` must have been made from a `Boxed<T>` of this `T`.
 pub(crate) unsafe fn dispose<T>(object: Erased) {
     // SAFETY: the caller's promise.
-    drop_boxed(unsafe { object.into_boxed::<T>() });
-}
-
-/// Drops a pooled object and frees its box: the one copy of `T`'s drop
-/// that the pool's [`dispose::<T>`], the template's objects
-/// (`crate::pool::template::Made`) and a refused object (`Pool::reject`) share,
-/// rather than each inlining `T`'s destructor (a derived struct's
-/// template plan made and dropped two objects, whose drops were most of
-/// the plan's machine code).
-#[inline(never)]
-pub(crate) fn drop_boxed<T>(boxed: Boxed<T>) {
-    drop(boxed);
+    drop(unsafe { object.into_boxed::<T>() });
 }
 
 /// Makes an object with `create`, straight into its box.

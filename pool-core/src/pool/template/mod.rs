@@ -64,16 +64,13 @@ const RESTORE: u8 = 2;
 /// `static` per derived struct (see the module docs).
 ///
 /// Not generic: what it holds and does is the same for every struct (a
-/// `RawTemplate`, holding a `RawRestorer`), compiled once in pool-core;
-/// what is the struct's own is the derive's pass over the fields, which it
-/// is handed, and [`Template::restore`], generic over the struct, whose
-/// callers promise that a template serves one struct.
+/// `RawRestorer`), compiled once in pool-core; what is the struct's own is
+/// the derive's pass over the fields, which it is handed, and
+/// [`Template::restore`], generic over the struct, whose callers promise
+/// that a template serves one struct.
 pub struct Template {
-    raw: RawTemplate,
-}
-
-/// A [`Template`]'s state.
-struct RawTemplate {
+    /// `CLEAN` once the plan found the constructor clean: the one load of
+    /// the reset's fast path ([`Template::is_clean`]).
     state: AtomicU8,
     /// What the plan found, set once (by one thread: another waits for
     /// it, so the constructor makes one template per struct): the
@@ -87,10 +84,8 @@ impl Template {
     #[must_use]
     pub const fn new() -> Self {
         Template {
-            raw: RawTemplate {
-                state: AtomicU8::new(UNKNOWN),
-                restore: OnceLock::new(),
-            },
+            state: AtomicU8::new(UNKNOWN),
+            restore: OnceLock::new(),
         }
     }
 
@@ -105,7 +100,7 @@ impl Template {
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn is_clean(&self) -> bool {
         // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
-        self.raw.state.load(Ordering::Relaxed) == CLEAN
+        self.state.load(Ordering::Relaxed) == CLEAN
     }
 
     /// Resets `value` when [`Template::is_clean`] says the plain reset may
@@ -122,10 +117,10 @@ impl Template {
     /// # Safety
     ///
     /// This template is `T`'s own: every call of this method on it is for
-    /// the same `T`. `fields` is the derive's pass over `T`'s fields: every call hands
-    /// the pass the same plain fields of the object it is given, in the
-    /// same order, each with its kind's `reset`, and nothing else. (A
-    /// restore copies a field back from where the probe found it in the
+    /// the same `T`. `fields` is the derive's pass over `T`'s fields: every
+    /// call hands the pass the same plain fields of the object it is given,
+    /// in the same order, each with its kind's `reset`, and nothing else.
+    /// (A restore copies a field back from where the probe found it in the
     /// template, as the type the probe saw there.)
     #[cold]
     #[inline(never)]
@@ -136,74 +131,62 @@ impl Template {
         create: fn() -> T,
         access: Access<T>,
     ) {
-        let value = untyped(value as *mut T as *const u8);
-        // `RESTORE` is stored (with `Release`) only after the restorer is
-        // set.
-        if self.raw.state.load(Ordering::Acquire) == RESTORE {
-            if let Some(Some(restorer)) = self.raw.restore.get() {
-                // SAFETY: the only restorer this template holds is made
-                // for `T` (below), with the same pass (the caller's
-                // promise), and `value` is a `T`, borrowed exclusively.
-                return unsafe { restorer.restore(value) };
+        let restorer = match self.restore.get() {
+            Some(restorer) => restorer.as_ref(),
+            None => {
+                let create = Create::Fn(create);
+                let make = (
+                    make::<T> as MakeFn,
+                    untyped(&raw const create as *const u8).cast(),
+                );
+                // SAFETY: the pool's `make` with a live `Create<T>` and
+                // `dispose` for this `T: Send`, the derive's pass over
+                // `T`'s fields (the caller's promise), and `access` says
+                // `false` only for a `T: Sync` (`Access`).
+                unsafe { self.plan(make, dispose::<T>, erase_fields(fields), access.locked) }
             }
-        }
-        let create = Create::Fn(create);
-        let make = (
-            make::<T> as MakeFn,
-            untyped(&raw const create as *const u8).cast(),
-        );
-        // SAFETY: the pool's `make` with a live `Create<T>` and `dispose`
-        // for this `T: Send`, the derive's pass over `T`'s fields (the
-        // caller's promise), and `access` says `false` only for a
-        // `T: Sync` (`Access`); `value` is a `T`, borrowed exclusively.
-        unsafe {
-            self.raw.restore(
-                value,
-                erase_fields(fields),
-                (make, dispose::<T>),
-                access.locked,
-            );
+        };
+        match restorer {
+            // SAFETY: the only restorer this template holds is made for
+            // `T` (above), with the same pass (the caller's promise), and
+            // `value` is a `T`, borrowed exclusively.
+            Some(restorer) => unsafe { restorer.restore(untyped(value as *mut T as *const u8)) },
+            // Clean.
+            None => fields(value, &mut Pass::clear()),
         }
     }
-}
 
-impl RawTemplate {
-    /// [`Template::restore`] without the struct's type.
+    /// The first reset's slow path: plans, once, and records what it found
+    /// in the flag.
     ///
     /// # Safety
     ///
-    /// As for [`RawRestorer::plan`], whose arguments these are; `value`
-    /// points to a live `T` of that struct, borrowed exclusively.
+    /// As for [`RawRestorer::plan`], whose arguments these are.
+    #[cold]
     #[inline(never)]
-    unsafe fn restore(
+    unsafe fn plan(
         &'static self,
-        value: NonNull<u8>,
+        make: (MakeFn, NonNull<()>),
+        dispose: Dispose<Erased>,
         fields: FieldsFn,
-        (make, dispose): ((MakeFn, NonNull<()>), Dispose<Erased>),
         locked: bool,
-    ) {
+    ) -> Option<&'static RawRestorer> {
         let restorer = self
             .restore
             // SAFETY: the caller's promise.
             .get_or_init(|| unsafe { RawRestorer::plan(make, dispose, fields, locked) })
             .as_ref();
-        // Release: a thread that reads `RESTORE` finds the restorer set.
+        // Relaxed: the flag publishes no data (`CLEAN` only says that the
+        // pass is enough); the restorer is reached through the `OnceLock`.
         let found = if restorer.is_some() { RESTORE } else { CLEAN };
-        self.state.store(found, Ordering::Release);
-        match restorer {
-            // SAFETY: the only restorer this template holds is one made
-            // for its struct (the caller's promise, on every call), which
-            // restores the struct's objects; `value` is one.
-            Some(restorer) => unsafe { restorer.restore(value) },
-            // SAFETY: the struct's pass, over one of its objects.
-            None => unsafe { fields(value, &mut Pass::clear()) },
-        }
+        self.state.store(found, Ordering::Relaxed);
+        restorer
     }
 }
 
 impl std::fmt::Debug for Template {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match self.raw.state.load(Ordering::Relaxed) {
+        let state = match self.state.load(Ordering::Relaxed) {
             UNKNOWN => "unknown",
             CLEAN => "clean",
             _ => "restore",
