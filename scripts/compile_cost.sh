@@ -158,8 +158,6 @@ make_crate "$OUT/compile-cost-no" no
 [[ -n "${SERDE:-}" ]] && make_crate "$OUT/compile-cost-serde" serde
 export CARGO_TARGET_DIR="$OUT/target"
 
-per_struct() { awk -v y="$1" -v n="$2" -v c="$N" 'BEGIN { printf "%.1f", (y - n) * 1000 / c }'; }
-
 # Millions of instructions rustc executes for a clean build of the
 # generated crate alone, every thread counted: callgrind through a
 # `RUSTC_WRAPPER` that runs any other crate's rustc as it is (one path for
@@ -177,6 +175,9 @@ instructions() { # instructions <dir> <profile flag...>
     rm -rf "$counts"
 }
 
+# What a build measures: seconds, wall-clock and CPU (`build_time`), or
+# millions of instructions (`instructions`); per struct over the plain
+# crate, in ms or in millions.
 if [[ -n "${INSTRUCTIONS:-}" ]]; then
     command -v valgrind >/dev/null || { echo "INSTRUCTIONS=1 needs valgrind" >&2; exit 1; }
     cat >"$WRAPPER" <<'RUSTC'
@@ -189,54 +190,42 @@ fi
 exec "$rustc" "$@"
 RUSTC
     chmod +x "$WRAPPER"
-    header="profile  derive M  plain M  M per struct"
-    [[ -n "${FLOOR:-}" ]] && header+="  floor M  floor M per struct  ratio"
-    [[ -n "${SERDE:-}" ]] && header+="  serde M  serde M per struct"
-    echo "$header"
-    for profile in ${PROFILES:-release debug}; do
-        flag=()
-        [[ $profile == release ]] && flag=(--release)
-        yes=$(instructions "$OUT/compile-cost-yes" "${flag[@]}")
-        no=$(instructions "$OUT/compile-cost-no" "${flag[@]}")
-        yes_per=$(awk -v y="$yes" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (y - n) / c }')
-        line=$(printf '%-8s %8s %8s %12s' "$profile" "$yes" "$no" "$yes_per")
-        if [[ -n "${FLOOR:-}" ]]; then
-            floor=$(instructions "$OUT/compile-cost-floor" "${flag[@]}")
-            floor_per=$(awk -v f="$floor" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (f - n) / c }')
-            line+=$(printf '  %8s %18s %6s' "$floor" "$floor_per" \
-                "$(awk -v y="$yes_per" -v f="$floor_per" 'BEGIN { printf "%.2f", y / f }')")
-        fi
-        if [[ -n "${SERDE:-}" ]]; then
-            serde=$(instructions "$OUT/compile-cost-serde" "${flag[@]}")
-            line+=$(printf '  %8s %18s' "$serde" \
-                "$(awk -v s="$serde" -v n="$no" -v c="$N" 'BEGIN { printf "%.2f", (s - n) / c }')")
-        fi
-        echo "$line"
-    done
-    exit 0
+    measure=instructions unit="M" per_unit="M per struct" scale=1
+else
+    measure=build_time unit="s (cpu)" per_unit="ms per struct (cpu)" scale=1000
 fi
-# One line per profile: seconds (wall-clock, CPU) of each build, and the
-# difference per struct in ms (wall-clock, CPU).
-header="profile  derive s (cpu)  plain s (cpu)  ms per struct (cpu)"
-[[ -n "${FLOOR:-}" ]] && header+="  floor s (cpu)  floor ms per struct (cpu)"
-[[ -n "${SERDE:-}" ]] && header+="  serde s (cpu)  serde ms per struct (cpu)"
+per_struct() { awk -v y="$1" -v n="$2" -v c="$N" -v k="$scale" 'BEGIN { printf "%.2f", (y - n) * k / c }'; }
+# A crate's figures and its figures per struct: `cell <value> [cpu]`, with
+# the plain crate's in `no` and `no_cpu`.
+cell() {
+    if [[ -n "${2:-}" ]]; then
+        printf '  %8s (%6s) %8s (%6s)' "$1" "$2" "$(per_struct "$1" "$no")" "$(per_struct "$2" "$no_cpu")"
+    else
+        printf '  %8s %8s' "$1" "$(per_struct "$1" "$no")"
+    fi
+}
+
+# One line per profile: each build's figures and its difference per struct;
+# with the floor, the derive's ratio to it (first figures).
+header="profile  derive $unit, $per_unit  plain ${unit% (cpu)}"
+[[ -n "${FLOOR:-}" ]] && header+="  floor $unit, $per_unit  ratio"
+[[ -n "${SERDE:-}" ]] && header+="  serde $unit, $per_unit"
 echo "$header"
 for profile in ${PROFILES:-release debug}; do
     flag=()
     [[ $profile == release ]] && flag=(--release)
-    read -r yes yes_cpu <<<"$(build_time "$OUT/compile-cost-yes" "${flag[@]}")"
-    read -r no no_cpu <<<"$(build_time "$OUT/compile-cost-no" "${flag[@]}")"
-    line=$(printf '%-8s %6s (%6s) %6s (%6s) %8s (%6s)' "$profile" "$yes" "$yes_cpu" "$no" "$no_cpu" \
-        "$(per_struct "$yes" "$no")" "$(per_struct "$yes_cpu" "$no_cpu")")
+    read -r yes yes_cpu <<<"$($measure "$OUT/compile-cost-yes" "${flag[@]}")"
+    read -r no no_cpu <<<"$($measure "$OUT/compile-cost-no" "${flag[@]}")"
+    line=$(printf '%-8s' "$profile")$(cell "$yes" "$yes_cpu")$(printf '  %8s' "$no")
     if [[ -n "${FLOOR:-}" ]]; then
-        read -r floor floor_cpu <<<"$(build_time "$OUT/compile-cost-floor" "${flag[@]}")"
-        line+=$(printf '  %6s (%6s) %8s (%6s)' "$floor" "$floor_cpu" \
-            "$(per_struct "$floor" "$no")" "$(per_struct "$floor_cpu" "$no_cpu")")
+        read -r floor floor_cpu <<<"$($measure "$OUT/compile-cost-floor" "${flag[@]}")"
+        line+=$(cell "$floor" "$floor_cpu")
+        line+=$(awk -v y="$(per_struct "$yes" "$no")" -v f="$(per_struct "$floor" "$no")" \
+            'BEGIN { printf "  %5.2f", y / f }')
     fi
     if [[ -n "${SERDE:-}" ]]; then
-        read -r serde serde_cpu <<<"$(build_time "$OUT/compile-cost-serde" "${flag[@]}")"
-        line+=$(printf '  %6s (%6s) %8s (%6s)' "$serde" "$serde_cpu" \
-            "$(per_struct "$serde" "$no")" "$(per_struct "$serde_cpu" "$no_cpu")")
+        read -r serde serde_cpu <<<"$($measure "$OUT/compile-cost-serde" "${flag[@]}")"
+        line+=$(cell "$serde" "$serde_cpu")
     fi
     echo "$line"
 done
