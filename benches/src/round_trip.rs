@@ -26,12 +26,12 @@ pub const VARIANTS: [&str; 13] = [
     "lockfree-object-pool",
 ];
 
-/// The peer crates (not pool-core's own pools, `box` or the hand-written
-/// free list).
+/// The peer crates (not pool-core's own pools, `box`, the hand-written
+/// free list, or the cross-thread workload's harness and floor rows).
 pub fn is_peer_crate(name: &str) -> bool {
     !matches!(
         name,
-        "pool" | "pool_on_acquire" | "runtime" | "box" | "thread_local"
+        "pool" | "pool_on_acquire" | "runtime" | "box" | "thread_local" | "harness" | "floor"
     )
 }
 

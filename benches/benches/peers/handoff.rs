@@ -2,7 +2,9 @@
 //! releases; the same rings and batches for every variant
 //! ([`pool_perf::handoff`]).
 
-use pool_perf::handoff::{Handoff, RoundsRun, TimedRun, WARM, handoff};
+use std::cell::UnsafeCell;
+
+use pool_perf::handoff::{BATCH, DEPTH, Handoff, RoundsRun, TimedRun, WARM, handoff};
 use pool_perf::round_trip::VARIANTS;
 
 use crate::counting::ALLOC;
@@ -37,6 +39,20 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
     // below them for those rows to measure pools.
     v.variant(HARNESS, |run| {
         handoff(run.warm, run.iters, run.checkpoint, live, |i| i, drop)
+    });
+    // No pool: the producer's reset and write on objects that never move
+    // (see [`Floor`]). What the harness and the object's own work cost, and
+    // so the least any pool's row can be.
+    v.variant(FLOOR, |run| {
+        let floor = Floor::<T>::new();
+        handoff(
+            run.warm,
+            run.iters,
+            run.checkpoint,
+            live,
+            |i| floor.take(i),
+            drop,
+        )
     });
     v.variant("pool", |run| {
         let acquire = if run.cold { T::core_cold } else { T::core };
@@ -241,6 +257,60 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
 
 /// The harness-only row of the cross-thread workload.
 pub(crate) const HARNESS: &str = "harness";
+/// The no-pool row of the cross-thread workload ([`Floor`]).
+pub(crate) const FLOOR: &str = "floor";
+
+/// The floor of the cross-thread workload: a fixed ring of objects, one
+/// per object in flight, that the producer resets and writes in turn and
+/// the consumer only lets go of. Each object is handed across as every
+/// pool's is, but nothing carries it back: no cache, no queue, no atomic
+/// per object. Its row is the harness plus the object's own work (the same
+/// reset and write as every other row), which no pool can undercut: a
+/// pool's ratio to a peer in a round is at least the floor's.
+struct Floor<T> {
+    objects: Box<[UnsafeCell<T>]>,
+}
+
+/// The ring's length: one more batch than the harness's buffers hold.
+/// The harness has `DEPTH + 2` buffers, which the producer fills and the
+/// consumer drains in turn (both rings are first in, first out), so the
+/// producer fills batch `n` only after popping the buffer that carried
+/// batch `n - DEPTH - 2`, which the consumer pushes back once it has
+/// released every object of it and of the batches before. Object `i`'s
+/// index was last used by object `i - FLOOR_RING`, of an earlier batch
+/// than that; and a round's objects count from 0 again only after the
+/// warm-up's are all released (the start line).
+const FLOOR_RING: u64 = ((DEPTH + 3) * BATCH) as u64;
+
+// SAFETY: the objects are reached only through `Floor::take`, whose
+// caller holds one at a time per index (see `FLOOR_RING`); `T: Send` lets
+// the one who holds it be another thread.
+unsafe impl<T: Send> Sync for Floor<T> {}
+
+impl<T: Statics> Floor<T> {
+    fn new() -> Self {
+        Floor {
+            objects: (0..FLOOR_RING).map(|_| UnsafeCell::new(T::create())).collect(),
+        }
+    }
+
+    /// Object `i` of the handoff, reset and written, for the producer; the
+    /// consumer's drop of the reference releases it.
+    #[allow(clippy::mut_from_ref, reason = "each index is lent to one holder at a time (`FLOOR_RING`)")]
+    fn take(&self, i: u64) -> &mut T {
+        let index = usize::try_from(i % FLOOR_RING).expect("the ring's length fits in usize");
+        // SAFETY: object `i - FLOOR_RING`, the last to hold this index, has
+        // been released, its release ordered before this by the harness's
+        // rings (see `FLOOR_RING`), and object `i + FLOOR_RING` will not be
+        // taken before this one is released: the index is this caller's
+        // alone until then.
+        let object = unsafe { &mut *self.objects[index].get() };
+        object.clean();
+        object.write(i);
+        object
+    }
+}
+
 /// pool-core's static pool resetting on acquire (cross-thread only).
 pub(crate) const POOL_ON_ACQUIRE: &str = "pool_on_acquire";
 /// The hand-written crossbeam `ArrayQueue` pool (cross-thread only).
@@ -253,10 +323,10 @@ pub(crate) const ARRAY_QUEUE: &str = "arrayqueue";
 pub(crate) const ON_RELEASE_PEERS: [&str; 2] = ["poolshark", "thread_local"];
 pub(crate) const ON_ACQUIRE_PEERS: [&str; 2] = ["opool", ARRAY_QUEUE];
 
-/// The cross-thread rows, in the order of the report: the harness, the
-/// variants of every workload, and the two of this one only.
+/// The cross-thread rows, in the order of the report: the harness and the
+/// floor, the variants of every workload, and the two of this one only.
 pub(crate) fn cross_variants() -> impl Iterator<Item = &'static str> {
-    std::iter::once(HARNESS).chain(VARIANTS.iter().flat_map(|&name| match name {
+    [HARNESS, FLOOR].into_iter().chain(VARIANTS.iter().flat_map(|&name| match name {
         "pool" => vec![name, POOL_ON_ACQUIRE],
         "opool" => vec![name, ARRAY_QUEUE],
         _ => vec![name],

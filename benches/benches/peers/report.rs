@@ -5,7 +5,7 @@ use pool_perf::round_trip::{VARIANTS, is_peer_crate};
 
 use crate::counting::Row;
 use crate::handoff::{
-    CROSS_NOT_APPLICABLE, HARNESS, ON_ACQUIRE_PEERS, ON_RELEASE_PEERS, POOL_ON_ACQUIRE,
+    CROSS_NOT_APPLICABLE, FLOOR, ON_ACQUIRE_PEERS, ON_RELEASE_PEERS, POOL_ON_ACQUIRE,
     cross_variants,
 };
 use pool_perf::handoff::{BATCH, DEPTH, MEMORY_N1, MEMORY_N2, ROUNDS, Rounds};
@@ -77,7 +77,7 @@ pub(crate) fn report(rows: &[Row]) {
         let rounds = |name: &str| load_rounds(&cross, name).map(|(r, _)| r);
         let pool_ns = rounds("pool").map(|r| r.median());
         let best_peer = cross_variants()
-            .filter(|n| is_peer_crate(n) && *n != HARNESS)
+            .filter(|n| is_peer_crate(n))
             .filter_map(|n| rounds(n).map(|r| (r.median(), n)))
             .min_by(|a, b| a.0.total_cmp(&b.0));
         println!(
@@ -145,7 +145,7 @@ pub(crate) fn report(rows: &[Row]) {
             (apart < std::time::Duration::from_secs(60)).then_some(r)
         };
         let peers: Vec<_> = cross_variants()
-            .filter(|n| is_peer_crate(n) && *n != HARNESS)
+            .filter(|n| is_peer_crate(n))
             .filter_map(same_run)
             .collect();
         let per_round = pool_rounds
@@ -191,8 +191,13 @@ fn modes(cross: &str, same_run: &dyn Fn(&str) -> Option<Rounds>) {
         Some(own.median())
     };
     let targets = "targets: median at most 0.90x, no round above 1.10x";
+    // The floor (no pool) against the same peers: the least a pool's ratio
+    // can be in each round.
+    let least = "no pool: the least a pool's ratio can be in that round";
     let on_release = line("pool", &ON_RELEASE_PEERS, targets);
+    line(FLOOR, &ON_RELEASE_PEERS, least);
     let on_acquire = line(POOL_ON_ACQUIRE, &ON_ACQUIRE_PEERS, targets);
+    line(FLOOR, &ON_ACQUIRE_PEERS, least);
     if let (Some(release), Some(acquire)) = (on_release, on_acquire) {
         let faster = if acquire < release {
             POOL_ON_ACQUIRE
