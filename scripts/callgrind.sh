@@ -22,6 +22,8 @@
 # and its ratio to the pool, in Ir/op and in net.
 #
 #   VARIANTS="none pool lifeguard" scripts/callgrind.sh   # a subset
+#   VARIANTS="cross_harness cross_pool cross_pool_on_acquire cross_arrayqueue" \
+#       scripts/callgrind.sh   # cross-thread: per object handed across
 #
 # To see where a variant's instructions go:
 #   valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.pool \
@@ -89,6 +91,21 @@ while read -r v a b; do
         "$(awk -v p="${PER[$v]}" -v t="${PER[thread_local]}" 'BEGIN { printf "%.3f", p / t }')" \
         "$(awk -v p="${PER[$v]}" -v t="${PER[pool]}" 'BEGIN { printf "%.3f", p / t }')"
 done <"$OUT/raw"
+
+# The cross-thread variants (`cross_*`): instructions per object handed
+# across, both threads' together, net of the harness's, and against the
+# `ArrayQueue` pool's.
+if [[ -n "${PER[cross_harness]:-}" ]]; then
+    echo
+    printf '%-24s %9s %9s %12s\n' "cross-thread" "Ir/obj" "net" "x arrayqueue"
+    for v in "${VARIANTS[@]}"; do
+        [[ $v == cross_* ]] || continue
+        printf '%-24s %9s %9s %12s\n' "$v" "${PER[$v]}" \
+            "$(awk -v p="${PER[$v]}" -v h="${PER[cross_harness]}" 'BEGIN { printf "%.2f", p - h }')" \
+            "$(awk -v p="${PER[$v]}" -v h="${PER[cross_harness]}" -v q="${PER[cross_arrayqueue]:-}" \
+                'BEGIN { if (q == "") print "-"; else printf "%.3f", (p - h) / (q - h) }')"
+    done
+fi
 
 # The fastest peer crate, against the pool.
 best=

@@ -26,7 +26,9 @@
 //! `generic`, `Small`'s fields in a derived struct and in a generic derived
 //! struct (`derive_round_trips`); and `burst_box`, `burst_default`,
 //! `burst_sized`, `burst_small`, `burst_huge_box` and `burst_huge`, the
-//! bursts of `pool_perf::burst` (one op is one request).
+//! bursts of `pool_perf::burst` (one op is one request); and `cross_harness`,
+//! `cross_pool`, `cross_pool_on_acquire` and `cross_arrayqueue`, one object
+//! handed from one thread to another (see [`cross`]; one op is one object).
 
 #![allow(
     dead_code,
@@ -126,6 +128,17 @@ fn main() {
         run(rt, n);
         return;
     }
+    if let Some(handoff) = variant.strip_prefix("cross_") {
+        // `n` objects handed from this thread to another after `WARM`
+        // (pool_perf::handoff), each run on its own pool or queue.
+        let warm = pool_perf::handoff::WARM;
+        if !cross(handoff, warm) {
+            eprintln!("unknown variant {variant:?}: expected cross_ and one of {CROSS:?}");
+            std::process::exit(2);
+        }
+        cross(handoff, n);
+        return;
+    }
     if variant == "none" {
         let mut s = Small::create();
         run_none(&mut s, 1000);
@@ -146,6 +159,53 @@ fn main() {
         );
         std::process::exit(2);
     }
+}
+
+/// The cross-thread variants, `cross_<name>`: the handoff of
+/// `benches/peers`' workload 3 (small object) with blocking rings
+/// (`pool_perf::handoff::handoff_blocking`), so that no spinning is counted.
+/// `harness` hands integers (no object, no pool); `pool` and
+/// `pool_on_acquire` are pool-core's static pools of the peers bench;
+/// `arrayqueue` the hand-written crossbeam `ArrayQueue` pool.
+const CROSS: [&str; 4] = ["harness", "pool", "pool_on_acquire", "arrayqueue"];
+
+/// Hands `n` objects across with the named variant; `false` if there is
+/// none of that name.
+fn cross(name: &str, n: u64) -> bool {
+    use pool_perf::handoff::handoff_blocking;
+    fn written(mut s: Pooled<Small>, i: u64) -> Pooled<Small> {
+        s.write(i);
+        s
+    }
+    match name {
+        "harness" => handoff_blocking(n, |i| i, drop),
+        "pool" => handoff_blocking(n, |i| written(Small::core(), i), drop),
+        "pool_on_acquire" => handoff_blocking(n, |i| written(Small::core_on_acquire(), i), drop),
+        "arrayqueue" => {
+            static QUEUE: std::sync::OnceLock<crossbeam_queue::ArrayQueue<Box<Small>>> =
+                std::sync::OnceLock::new();
+            let queue = QUEUE.get_or_init(|| crossbeam_queue::ArrayQueue::new(CAPACITY));
+            handoff_blocking(
+                n,
+                |i| {
+                    let mut s = match queue.pop() {
+                        Some(mut s) => {
+                            s.clean();
+                            s
+                        }
+                        None => Box::new(Small::create()),
+                    };
+                    s.write(i);
+                    s
+                },
+                |s| {
+                    let _ = queue.push(s);
+                },
+            );
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// `burst_<way>`: a burst workload of `pool_perf::burst`.

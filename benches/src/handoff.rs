@@ -55,6 +55,46 @@ pub const MEMORY_N2: u64 = 200_000;
 /// Timed rounds per variant; the figure is their median.
 pub const ROUNDS: usize = 7;
 
+/// The handoff with blocking rings, for counting instructions under
+/// callgrind: the producer (the calling thread) acquires `n` objects in
+/// batches of [`BATCH`] and hands each batch to a consumer thread, which
+/// releases them and hands the buffer back, through two
+/// `std::sync::mpsc::sync_channel`s. A side with nothing to do sleeps on
+/// the channel instead of spinning, so the count does not depend on how
+/// the two threads were scheduled (valgrind runs one at a time): the
+/// spinning [`handoff`] is for timing, this one for instructions. Same
+/// batches, same depth.
+pub fn handoff_blocking<G: Send + 'static>(
+    n: u64,
+    acquire: impl Fn(u64) -> G,
+    release: impl Fn(G) + Send + 'static,
+) {
+    let (to_consumer, full) = std::sync::mpsc::sync_channel::<Vec<G>>(DEPTH);
+    let (to_producer, empty) = std::sync::mpsc::sync_channel::<Vec<G>>(DEPTH + 2);
+    for _ in 0..DEPTH + 2 {
+        to_producer
+            .send(Vec::with_capacity(BATCH))
+            .expect("the receiver is alive");
+    }
+    let consumer = std::thread::spawn(move || {
+        while let Ok(mut batch) = full.recv() {
+            batch.drain(..).for_each(&release);
+            // The producer stops listening once it has sent its last batch.
+            let _ = to_producer.send(batch);
+        }
+    });
+    let mut i = 0;
+    while i < n {
+        let mut batch = empty.recv().expect("consumer panicked");
+        let end = (i + BATCH as u64).min(n);
+        batch.extend((i..end).map(&acquire));
+        to_consumer.send(batch).expect("consumer panicked");
+        i = end;
+    }
+    drop(to_consumer);
+    consumer.join().expect("consumer panicked");
+}
+
 /// How one run of the handoff went.
 #[derive(Clone, Copy, Default)]
 pub struct Handoff {
