@@ -290,13 +290,18 @@ unsafe impl<T: Send> Sync for Floor<T> {}
 impl<T: Statics> Floor<T> {
     fn new() -> Self {
         Floor {
-            objects: (0..FLOOR_RING).map(|_| UnsafeCell::new(T::create())).collect(),
+            objects: (0..FLOOR_RING)
+                .map(|_| UnsafeCell::new(T::create()))
+                .collect(),
         }
     }
 
     /// Object `i` of the handoff, reset and written, for the producer; the
     /// consumer's drop of the reference releases it.
-    #[allow(clippy::mut_from_ref, reason = "each index is lent to one holder at a time (`FLOOR_RING`)")]
+    #[allow(
+        clippy::mut_from_ref,
+        reason = "each index is lent to one holder at a time (`FLOOR_RING`)"
+    )]
     fn take(&self, i: u64) -> &mut T {
         let index = usize::try_from(i % FLOOR_RING).expect("the ring's length fits in usize");
         // SAFETY: object `i - FLOOR_RING`, the last to hold this index, has
@@ -326,11 +331,13 @@ pub(crate) const ON_ACQUIRE_PEERS: [&str; 2] = ["opool", ARRAY_QUEUE];
 /// The cross-thread rows, in the order of the report: the harness and the
 /// floor, the variants of every workload, and the two of this one only.
 pub(crate) fn cross_variants() -> impl Iterator<Item = &'static str> {
-    [HARNESS, FLOOR].into_iter().chain(VARIANTS.iter().flat_map(|&name| match name {
-        "pool" => vec![name, POOL_ON_ACQUIRE],
-        "opool" => vec![name, ARRAY_QUEUE],
-        _ => vec![name],
-    }))
+    [HARNESS, FLOOR]
+        .into_iter()
+        .chain(VARIANTS.iter().flat_map(|&name| match name {
+            "pool" => vec![name, POOL_ON_ACQUIRE],
+            "opool" => vec![name, ARRAY_QUEUE],
+            _ => vec![name],
+        }))
 }
 
 /// Variants with no cross-thread run, and why.
