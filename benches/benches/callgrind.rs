@@ -182,26 +182,9 @@ fn cross(name: &str, n: u64) -> bool {
         "pool" => handoff_blocking(n, |i| written(Small::core(), i), drop),
         "pool_on_acquire" => handoff_blocking(n, |i| written(Small::core_on_acquire(), i), drop),
         "arrayqueue" => {
-            static QUEUE: std::sync::OnceLock<crossbeam_queue::ArrayQueue<Box<Small>>> =
-                std::sync::OnceLock::new();
-            let queue = QUEUE.get_or_init(|| crossbeam_queue::ArrayQueue::new(CAPACITY));
-            handoff_blocking(
-                n,
-                |i| {
-                    let mut s = match queue.pop() {
-                        Some(mut s) => {
-                            s.clean();
-                            s
-                        }
-                        None => Box::new(Small::create()),
-                    };
-                    s.write(i);
-                    s
-                },
-                |s| {
-                    let _ = queue.push(s);
-                },
-            );
+            static POOL: std::sync::OnceLock<ArrayQueuePool<Small>> = std::sync::OnceLock::new();
+            let pool = POOL.get_or_init(ArrayQueuePool::new);
+            handoff_blocking(n, |i| pool.acquire(i), |s| pool.release(s));
         }
         _ => return false,
     }

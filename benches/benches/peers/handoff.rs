@@ -8,7 +8,7 @@ use pool_perf::handoff::{BATCH, DEPTH, Handoff, RoundsRun, TimedRun, WARM, hando
 use pool_perf::round_trip::VARIANTS;
 
 use crate::counting::ALLOC;
-use crate::{Alloc, CAPACITY, Obj, Statics, THREAD_CAPACITY};
+use crate::{Alloc, ArrayQueuePool, CAPACITY, Obj, Statics, THREAD_CAPACITY};
 
 /// The live heap bytes, for [`handoff`]'s memory checkpoints.
 fn live() -> i64 {
@@ -165,31 +165,16 @@ pub(crate) fn handoffs<T: Statics>(v: &mut impl Handoffs) {
             drop,
         )
     });
-    // A hand-written pool on one crossbeam `ArrayQueue` of boxes, reset on
-    // acquire as opool's: the lock-free shared queue alone, no thread
-    // cache, the least a shared pool can do per object.
+    // The hand-written `ArrayQueue` pool (`ArrayQueuePool`).
     v.variant(ARRAY_QUEUE, |run| {
-        let queue = crossbeam_queue::ArrayQueue::<Box<T>>::new(CAPACITY);
+        let pool = ArrayQueuePool::<T>::new();
         handoff(
             run.warm,
             run.iters,
             run.checkpoint,
             live,
-            |i| {
-                let mut s = match queue.pop() {
-                    Some(mut s) => {
-                        s.clean();
-                        s
-                    }
-                    None => Box::new(T::create()),
-                };
-                s.write(i);
-                s
-            },
-            |s| {
-                // Full: dropped, as a bounded pool drops past its bound.
-                let _ = queue.push(s);
-            },
+            |i| pool.acquire(i),
+            |s| pool.release(s),
         )
     });
     v.variant("sharded-slab", |run| {

@@ -353,6 +353,37 @@ fn lifeguard_pool<T: Obj + lifeguard::Recycleable>() -> lifeguard::Pool<T> {
         .build()
 }
 
+/// The hand-written pool of the cross-thread workloads: one crossbeam
+/// `ArrayQueue` of boxes, reset on acquire as opool's, with no thread
+/// cache: the least a shared pool can do per object.
+struct ArrayQueuePool<T>(crossbeam_queue::ArrayQueue<Box<T>>);
+
+impl<T: Obj> ArrayQueuePool<T> {
+    /// An empty pool with room for [`CAPACITY`] idle objects.
+    fn new() -> Self {
+        ArrayQueuePool(crossbeam_queue::ArrayQueue::new(CAPACITY))
+    }
+
+    /// An idle object reset, or a new one, with `i` written into it.
+    fn acquire(&self, i: u64) -> Box<T> {
+        let mut s = match self.0.pop() {
+            Some(mut s) => {
+                s.clean();
+                s
+            }
+            None => Box::new(T::create()),
+        };
+        s.write(i);
+        s
+    }
+
+    /// Keeps `s`; drops it if the queue is full, as a bounded pool drops
+    /// past its bound.
+    fn release(&self, s: Box<T>) {
+        let _ = self.0.push(s);
+    }
+}
+
 /// The per-thread and `static` state of the variants that need it, for one
 /// object type.
 trait Statics: Obj + Reset + sharded_slab::Clear + Default {
