@@ -55,44 +55,108 @@ pub const MEMORY_N2: u64 = 200_000;
 /// Timed rounds per variant; the figure is their median.
 pub const ROUNDS: usize = 7;
 
-/// The handoff with blocking rings, for counting instructions under
+/// The handoff with blocking queues, for counting instructions under
 /// callgrind: the producer (the calling thread) acquires `n` objects in
 /// batches of [`BATCH`] and hands each batch to a consumer thread, which
-/// releases them and hands the buffer back, through two
-/// `std::sync::mpsc::sync_channel`s. A side with nothing to do sleeps on
-/// the channel instead of spinning, so the count does not depend on how
-/// the two threads were scheduled (valgrind runs one at a time): the
-/// spinning [`handoff`] is for timing, this one for instructions. Same
-/// batches, same depth.
+/// releases them and hands the buffer back; `DEPTH + 2` buffers, as
+/// [`handoff`]'s. A side with nothing to do waits on a condition variable
+/// at once, with no spinning (which `std::sync::mpsc`'s channels do before
+/// they park), so the count does not depend on how long the other thread
+/// took: the spinning [`handoff`] is for timing, this one for
+/// instructions.
 pub fn handoff_blocking<G: Send + 'static>(
     n: u64,
     acquire: impl Fn(u64) -> G,
     release: impl Fn(G) + Send + 'static,
 ) {
-    let (to_consumer, full) = std::sync::mpsc::sync_channel::<Vec<G>>(DEPTH);
-    let (to_producer, empty) = std::sync::mpsc::sync_channel::<Vec<G>>(DEPTH + 2);
-    for _ in 0..DEPTH + 2 {
-        to_producer
-            .send(Vec::with_capacity(BATCH))
-            .expect("the receiver is alive");
-    }
+    let queues = std::sync::Arc::new(Queues {
+        state: std::sync::Mutex::new(Batches {
+            full: std::collections::VecDeque::new(),
+            empty: (0..DEPTH + 2).map(|_| Vec::with_capacity(BATCH)).collect(),
+            done: false,
+        }),
+        filled: std::sync::Condvar::new(),
+        emptied: std::sync::Condvar::new(),
+    });
+    let theirs = std::sync::Arc::clone(&queues);
     let consumer = std::thread::spawn(move || {
-        while let Ok(mut batch) = full.recv() {
+        while let Some(mut batch) = theirs.next_full() {
             batch.drain(..).for_each(&release);
-            // The producer stops listening once it has sent its last batch.
-            let _ = to_producer.send(batch);
+            theirs.give_back(batch);
         }
     });
     let mut i = 0;
     while i < n {
-        let mut batch = empty.recv().expect("consumer panicked");
+        let mut batch = queues.next_empty();
         let end = (i + BATCH as u64).min(n);
         batch.extend((i..end).map(&acquire));
-        to_consumer.send(batch).expect("consumer panicked");
+        queues.send(batch);
         i = end;
     }
-    drop(to_consumer);
+    queues.finish();
     consumer.join().expect("consumer panicked");
+}
+
+/// [`handoff_blocking`]'s two queues of buffers, under one lock.
+struct Queues<G> {
+    state: std::sync::Mutex<Batches<G>>,
+    /// Signalled when a batch is sent, or the producer has finished.
+    filled: std::sync::Condvar,
+    /// Signalled when an empty buffer comes back.
+    emptied: std::sync::Condvar,
+}
+
+struct Batches<G> {
+    full: std::collections::VecDeque<Vec<G>>,
+    empty: Vec<Vec<G>>,
+    /// The producer has sent its last batch.
+    done: bool,
+}
+
+impl<G> Queues<G> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Batches<G>> {
+        self.state.lock().expect("a handoff thread panicked")
+    }
+
+    /// The next batch to release; `None` once the producer has finished
+    /// and every batch was taken.
+    fn next_full(&self) -> Option<Vec<G>> {
+        let mut state = self.lock();
+        loop {
+            if let Some(batch) = state.full.pop_front() {
+                return Some(batch);
+            }
+            if state.done {
+                return None;
+            }
+            state = self.filled.wait(state).expect("a handoff thread panicked");
+        }
+    }
+
+    fn give_back(&self, batch: Vec<G>) {
+        self.lock().empty.push(batch);
+        self.emptied.notify_one();
+    }
+
+    fn next_empty(&self) -> Vec<G> {
+        let mut state = self.lock();
+        loop {
+            if let Some(batch) = state.empty.pop() {
+                return batch;
+            }
+            state = self.emptied.wait(state).expect("a handoff thread panicked");
+        }
+    }
+
+    fn send(&self, batch: Vec<G>) {
+        self.lock().full.push_back(batch);
+        self.filled.notify_one();
+    }
+
+    fn finish(&self) {
+        self.lock().done = true;
+        self.filled.notify_one();
+    }
 }
 
 /// How one run of the handoff went.
