@@ -410,6 +410,11 @@ pub struct Rounds {
 }
 
 impl Rounds {
+    /// Adds a round that took `elapsed` for `objects` objects.
+    pub fn push(&mut self, elapsed: Duration, objects: u64) {
+        self.ns.push(elapsed.as_secs_f64() * 1e9 / objects as f64);
+    }
+
     /// The median round (of an even number, the mean of the middle two).
     pub fn median(&self) -> f64 {
         let mut sorted = self.ns.clone();
@@ -522,20 +527,39 @@ impl RoundsRun {
         if wanted.is_empty() {
             return;
         }
-        let (n, objects) = if self.quick {
-            (1, WARM)
-        } else {
-            (ROUNDS, objects)
-        };
+        let (n, objects) = self.plan(objects);
         let load_before = load_average();
         let mut results = vec![Rounds::default(); wanted.len()];
         for _ in 0..n {
             for ((_, run), r) in wanted.iter().zip(&mut results) {
-                r.ns.push(run(objects).as_secs_f64() * 1e9 / objects as f64);
+                r.push(run(objects), objects);
             }
         }
+        let ids = wanted.iter().map(|(id, _)| id.as_str());
+        self.finish(group, &load_before, ids.zip(&results));
+    }
+
+    /// How many rounds to run, of how many objects each: [`ROUNDS`] of
+    /// `objects`, or one short one when quick.
+    pub fn plan(&self, objects: u64) -> (usize, u64) {
+        if self.quick {
+            (1, WARM)
+        } else {
+            (ROUNDS, objects)
+        }
+    }
+
+    /// Prints each variant's rounds of `group` with the load average before
+    /// (`load_before`) and now, and saves them unless quick (see
+    /// [`crate::results::save_rounds`]).
+    pub fn finish<'r>(
+        &self,
+        group: &str,
+        load_before: &str,
+        rows: impl Iterator<Item = (&'r str, &'r Rounds)>,
+    ) {
         let load = format!("{load_before}-{}", load_average());
-        for ((id, _), r) in wanted.iter().zip(&results) {
+        for (id, r) in rows {
             let each: Vec<String> = r.ns.iter().map(|ns| format!("{ns:.1}")).collect();
             println!(
                 "{:<44} median {:>8.2} ns/obj  min {:>8.2}  max {:>8.2}  max/median {:.2}  load {load}  rounds [{}]",

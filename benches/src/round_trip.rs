@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 use criterion::BenchmarkGroup;
 use criterion::measurement::WallTime;
 
+use crate::handoff::{Rounds, RoundsRun};
+
 /// Every variant, in the order of the reports.
 pub const VARIANTS: [&str; 13] = [
     "pool",
@@ -77,6 +79,91 @@ impl RoundTrips for TwoThreads<'_, '_> {
             .bench_function(format!("{}{name}", self.prefix), |b| {
                 b.iter_custom(|iters| two_threads(iters, rt));
             });
+    }
+}
+
+/// One fresh thread doing `iters` round trips after the same warm-up as
+/// [`two_threads`]'; returns its wall time.
+pub fn one_thread(iters: u64, rt: impl Fn(u64) + Copy + Send + Sync) -> Duration {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                for i in 0..1000 {
+                    rt(i);
+                }
+                let start = Instant::now();
+                for i in 0..iters {
+                    rt(i);
+                }
+                start.elapsed()
+            })
+            .join()
+            .expect("bench thread panicked")
+    })
+}
+
+/// Each variant's round trip on one thread and then on two, back to back,
+/// in interleaved rounds ([`RoundsRun`]): one call of a bench's variants
+/// (`round_trips`) per round, each variant timed on one fresh thread
+/// ([`one_thread`]) and on two ([`two_threads`]). The scaling of a round,
+/// 2 × t(one thread) / t(two threads, per thread), is then taken in one
+/// state of the machine, where criterion's two workloads run minutes
+/// apart. Saved as the rounds of `scaling_1_thread_<object>` and
+/// `scaling_2_threads_<object>`.
+pub struct ScalingRounds<'r> {
+    rounds: &'r RoundsRun,
+    one: String,
+    two: String,
+    objects: u64,
+    /// Each wanted variant's rounds on one thread and on two, in the order
+    /// of [`VARIANTS`].
+    results: Vec<(&'static str, Rounds, Rounds)>,
+}
+
+impl<'r> ScalingRounds<'r> {
+    /// Rounds of `objects` round trips (per thread), for `object`.
+    pub fn new(rounds: &'r RoundsRun, object: &str, objects: u64) -> Self {
+        ScalingRounds {
+            rounds,
+            one: format!("scaling_1_thread_{object}"),
+            two: format!("scaling_2_threads_{object}"),
+            objects: rounds.plan(objects).1,
+            results: Vec::new(),
+        }
+    }
+
+    /// How many rounds to run: one call of the variants each.
+    pub fn count(&self) -> usize {
+        self.rounds.plan(self.objects).0
+    }
+
+    /// Prints and saves the rounds (see [`RoundsRun::finish`]).
+    pub fn finish(self, load_before: &str) {
+        let ones = self.results.iter().map(|(id, one, _)| (*id, one));
+        self.rounds.finish(&self.one, load_before, ones);
+        let twos = self.results.iter().map(|(id, _, two)| (*id, two));
+        self.rounds.finish(&self.two, load_before, twos);
+    }
+}
+
+impl RoundTrips for ScalingRounds<'_> {
+    fn variant(&mut self, name: &'static str, rt: impl Fn(u64) + Copy + Send + Sync) {
+        if !self.rounds.wanted(&self.one, name) {
+            return;
+        }
+        let at = match self.results.iter().position(|(id, ..)| *id == name) {
+            Some(at) => at,
+            None => {
+                self.results
+                    .push((name, Rounds::default(), Rounds::default()));
+                self.results.len() - 1
+            }
+        };
+        let one = one_thread(self.objects, rt);
+        let two = two_threads(self.objects, rt);
+        let (_, ones, twos) = &mut self.results[at];
+        ones.push(one, self.objects);
+        twos.push(two, self.objects);
     }
 }
 

@@ -1,4 +1,4 @@
-//! pool-core against every peer pool, on four workloads, with time,
+//! pool-core against every peer pool, on five workloads, with time,
 //! allocations and memory, the way Go's `go test -bench . -benchmem` reports
 //! them.
 //!
@@ -35,7 +35,13 @@
 //!    issue's "every round within 1.5x of the median") and the load
 //!    average. The same filter as criterion's selects them
 //!    (`-- 'cross_thread_person/(pool|opool)$'`);
-//! 4. `json_decode`: the seeds' JSON bodies (seed 000's `Person` with a
+//! 4. `scaling_1_thread_*` and `scaling_2_threads_*`: workloads 1 and 2
+//!    again, in interleaved rounds as workload 3's: in each round every
+//!    variant runs once on one fresh thread and then on two, back to back
+//!    (`pool_perf::round_trip::ScalingRounds`), so that the round's scaling
+//!    (two threads' throughput over one thread's) is taken in one state of
+//!    the machine; criterion runs workloads 1 and 2 minutes apart;
+//! 5. `json_decode`: the seeds' JSON bodies (seed 000's `Person` with a
 //!    2048-byte `Remark`, seed 001's `Student` with a 1024-byte one) decoded
 //!    with `serde_json` into a fresh value, or into a pooled one whose
 //!    `String` keeps its buffer; and `json_nested`, an order of ten line
@@ -99,9 +105,9 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion};
-use pool_perf::handoff::{RoundsRun, round_objects};
+use pool_perf::handoff::{RoundsRun, load_average, round_objects};
 use pool_perf::json::{Order, VecOrder, body_000, body_001, fields_in_place, order_body};
-use pool_perf::round_trip::{OneThread, TwoThreads};
+use pool_perf::round_trip::{OneThread, ScalingRounds, TwoThreads};
 
 use crate::counting::{DecodeCounted, count_object};
 use crate::handoff::{CrossRounds, handoffs};
@@ -152,6 +158,19 @@ fn cross_object<T: Statics>(rounds: &RoundsRun, object: &str) {
         &format!("cross_thread_{object}"),
         round_objects(size_of::<T>()),
     );
+}
+
+/// The round trip on one thread and on two in interleaved rounds
+/// (`ScalingRounds`; criterion does not time these), of half a
+/// cross-thread round's objects per thread.
+fn scaling_object<T: Statics>(shared: &Shared<T>, rounds: &RoundsRun, object: &str) {
+    let objects = round_objects(size_of::<T>()) / 2;
+    let mut scaling = ScalingRounds::new(rounds, object, objects);
+    let load_before = load_average();
+    for _ in 0..scaling.count() {
+        round_trips(shared, &mut scaling);
+    }
+    scaling.finish(&load_before);
 }
 
 fn bench_json(c: &mut Criterion) {
@@ -240,6 +259,8 @@ fn main() {
     let rounds = RoundsRun::from_args();
     cross_object::<Small>(&rounds, "small");
     cross_object::<Person>(&rounds, "person");
+    scaling_object(&small, &rounds, "small");
+    scaling_object(&person, &rounds, "person");
 
     // The untimed passes, only under `cargo bench` (not `cargo test
     // --benches`, which runs each benchmark once as a test, nor `--list`).

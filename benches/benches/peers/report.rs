@@ -73,6 +73,8 @@ pub(crate) fn report(rows: &[Row]) {
             );
         }
 
+        scaling(object);
+
         let cross = format!("cross_thread_{object}");
         let rounds = |name: &str| load_rounds(&cross, name).map(|(r, _)| r);
         let pool_ns = rounds("pool").map(|r| r.median());
@@ -165,6 +167,50 @@ pub(crate) fn report(rows: &[Row]) {
     }
 
     json_report(rows);
+}
+
+/// Two threads over one in interleaved rounds (`ScalingRounds`): each
+/// variant's one-thread and two-thread runs of a round back to back, so
+/// that the round's scaling, 2 × t(1) / t(2), is taken in one state of the
+/// machine.
+fn scaling(object: &str) {
+    let one = format!("scaling_1_thread_{object}");
+    let two = format!("scaling_2_threads_{object}");
+    let rows: Vec<_> = VARIANTS
+        .iter()
+        .filter_map(|&name| {
+            let t1 = load_rounds(&one, name)?.0;
+            let t2 = load_rounds(&two, name)?.0;
+            let scaling: Vec<f64> = t1.ns.iter().zip(&t2.ns).map(|(a, b)| 2.0 * a / b).collect();
+            (scaling.len() == t1.ns.len()).then_some((name, t1, t2, Rounds { ns: scaling }))
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    println!("\n## two threads over one, {object}: interleaved rounds (2 x t1 / t2 per round)\n");
+    println!(
+        "{:<22} {:>9} {:>11} {:>8} {:>8} {:>8}  rounds",
+        "variant", "1thr ns", "2thr ns/thr", "median", "min", "max"
+    );
+    for (name, t1, t2, scaling) in &rows {
+        let each: Vec<String> = scaling.ns.iter().map(|r| format!("{r:.2}")).collect();
+        println!(
+            "{name:<22} {:>9.2} {:>11.2} {:>8.2} {:>8.2} {:>8.2}  [{}]",
+            t1.median(),
+            t2.median(),
+            scaling.median(),
+            scaling.min(),
+            scaling.max(),
+            each.join(" ")
+        );
+    }
+    if let Some((_, _, _, pool)) = rows.iter().find(|(name, ..)| *name == "pool") {
+        println!(
+            "pool: two threads' throughput over one thread's = median {:.2}x (target: at least 1.90x)",
+            pool.median()
+        );
+    }
 }
 
 /// Each reset mode against the peers of its kind, round by round (issue
