@@ -36,7 +36,9 @@
 //! compare-and-swap is paid once per 64 objects, a fraction of a
 //! nanosecond per object. The harness-only row is there to show it.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crossbeam_queue::ArrayQueue;
@@ -69,16 +71,16 @@ pub fn handoff_blocking<G: Send + 'static>(
     acquire: impl Fn(u64) -> G,
     release: impl Fn(G) + Send + 'static,
 ) {
-    let queues = std::sync::Arc::new(Queues {
-        state: std::sync::Mutex::new(Batches {
-            full: std::collections::VecDeque::new(),
+    let queues = Arc::new(Queues {
+        state: Mutex::new(Batches {
+            full: VecDeque::new(),
             empty: (0..DEPTH + 2).map(|_| Vec::with_capacity(BATCH)).collect(),
             done: false,
         }),
-        filled: std::sync::Condvar::new(),
-        emptied: std::sync::Condvar::new(),
+        filled: Condvar::new(),
+        emptied: Condvar::new(),
     });
-    let theirs = std::sync::Arc::clone(&queues);
+    let theirs = Arc::clone(&queues);
     let consumer = std::thread::spawn(move || {
         while let Some(mut batch) = theirs.next_full() {
             batch.drain(..).for_each(&release);
@@ -99,22 +101,22 @@ pub fn handoff_blocking<G: Send + 'static>(
 
 /// [`handoff_blocking`]'s two queues of buffers, under one lock.
 struct Queues<G> {
-    state: std::sync::Mutex<Batches<G>>,
+    state: Mutex<Batches<G>>,
     /// Signalled when a batch is sent, or the producer has finished.
-    filled: std::sync::Condvar,
+    filled: Condvar,
     /// Signalled when an empty buffer comes back.
-    emptied: std::sync::Condvar,
+    emptied: Condvar,
 }
 
 struct Batches<G> {
-    full: std::collections::VecDeque<Vec<G>>,
+    full: VecDeque<Vec<G>>,
     empty: Vec<Vec<G>>,
     /// The producer has sent its last batch.
     done: bool,
 }
 
 impl<G> Queues<G> {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Batches<G>> {
+    fn lock(&self) -> MutexGuard<'_, Batches<G>> {
         self.state.lock().expect("a handoff thread panicked")
     }
 

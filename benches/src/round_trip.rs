@@ -87,19 +87,27 @@ impl RoundTrips for TwoThreads<'_, '_> {
 pub fn one_thread(iters: u64, rt: impl Fn(u64) + Copy + Send + Sync) -> Duration {
     std::thread::scope(|scope| {
         scope
-            .spawn(move || {
-                for i in 0..1000 {
-                    rt(i);
-                }
-                let start = Instant::now();
-                for i in 0..iters {
-                    rt(i);
-                }
-                start.elapsed()
-            })
+            .spawn(move || warmed_up(iters, rt, || ()))
             .join()
             .expect("bench thread panicked")
     })
+}
+
+/// On the calling thread, a fresh one: the warm-up, then `ready` (a start
+/// line shared with other threads, or nothing), then `iters` round trips;
+/// returns the time they took.
+fn warmed_up(iters: u64, rt: impl Fn(u64), ready: impl FnOnce()) -> Duration {
+    // The first round trips on a thread take slow paths (thread-local
+    // set-up, empty caches): warm up outside the timed region.
+    for i in 0..1000 {
+        rt(i);
+    }
+    ready();
+    let start = Instant::now();
+    for i in 0..iters {
+        rt(i);
+    }
+    start.elapsed()
 }
 
 /// Each variant's round trip on one thread and then on two, back to back,
@@ -114,6 +122,9 @@ pub struct ScalingRounds<'r> {
     rounds: &'r RoundsRun,
     one: String,
     two: String,
+    /// Rounds to run, of `objects` round trips per thread each
+    /// ([`RoundsRun::plan`]).
+    count: usize,
     objects: u64,
     /// Each wanted variant's rounds on one thread and on two, in the order
     /// of [`VARIANTS`].
@@ -123,18 +134,20 @@ pub struct ScalingRounds<'r> {
 impl<'r> ScalingRounds<'r> {
     /// Rounds of `objects` round trips (per thread), for `object`.
     pub fn new(rounds: &'r RoundsRun, object: &str, objects: u64) -> Self {
+        let (count, objects) = rounds.plan(objects);
         ScalingRounds {
             rounds,
             one: format!("scaling_1_thread_{object}"),
             two: format!("scaling_2_threads_{object}"),
-            objects: rounds.plan(objects).1,
+            count,
+            objects,
             results: Vec::new(),
         }
     }
 
     /// How many rounds to run: one call of the variants each.
     pub fn count(&self) -> usize {
-        self.rounds.plan(self.objects).0
+        self.count
     }
 
     /// Prints and saves the rounds (see [`RoundsRun::finish`]).
@@ -174,17 +187,9 @@ pub fn two_threads(iters: u64, rt: impl Fn(u64) + Copy + Send + Sync) -> Duratio
     let barrier = &barrier;
     std::thread::scope(|scope| {
         let run = move || {
-            // The first round trips on a thread take slow paths (thread-local
-            // set-up, empty caches): warm up outside the timed region.
-            for i in 0..1000 {
-                rt(i);
-            }
-            barrier.wait();
-            let start = Instant::now();
-            for i in 0..iters {
-                rt(i);
-            }
-            start.elapsed()
+            warmed_up(iters, rt, || {
+                barrier.wait();
+            })
         };
         let a = scope.spawn(run);
         let b = scope.spawn(run);
