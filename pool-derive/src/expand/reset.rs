@@ -111,7 +111,9 @@ pub(super) fn reset_body(
         {
             #[allow(unused_imports)]
             use #krate::__private::{LockedTemplate as _, ShareTemplate as _};
-            // The pass is `__pool_fields`, as `restore` asks.
+            // SAFETY: `__template` is this struct's own (a static in this
+            // reset, or its pool's state), and the pass is its
+            // `__pool_fields`, as `restore` asks.
             unsafe {
                 __template.restore(
                     self,
