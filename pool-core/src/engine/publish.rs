@@ -119,7 +119,7 @@ fn describe() {
     describe_counter!(
         CREATED,
         Unit::Count,
-        "Objects made by the pool's constructor because no idle one was found."
+        "Objects made by the pool's constructor: because no idle one was found, or by prefill."
     );
     describe_counter!(
         REUSED,
@@ -129,7 +129,7 @@ fn describe() {
     describe_counter!(
         RETURNED,
         Unit::Count,
-        "Objects reset and given back to the pool."
+        "Objects that became idle in the pool: released by a guard, given with Pool::put, or made by prefill."
     );
     describe_counter!(
         DROPPED,

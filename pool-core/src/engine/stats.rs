@@ -63,7 +63,8 @@ use crate::sync::{AtomicU64, const_fn};
 #[cfg_attr(feature = "serde", serde(crate = "serde"))]
 #[non_exhaustive]
 pub struct Stats {
-    /// Objects made by the pool's constructor, because no idle one was found.
+    /// Objects made by the pool's constructor: because no idle one was
+    /// found, or ahead of use by [`Pool::prefill`](crate::Pool::prefill).
     pub created: u64,
     /// Acquires served from the calling thread's cache.
     pub hits_local: u64,
@@ -72,8 +73,24 @@ pub struct Stats {
     /// Acquires served from the shared victim tier (objects that had been
     /// idle across one rotation).
     pub hits_victim: u64,
-    /// Objects given back to the pool by dropping their guard (reset,
-    /// unless the pool resets on acquire).
+    /// Objects that became idle in the pool: given back by dropping their
+    /// guard (reset, unless the pool resets on acquire), given with
+    /// [`Pool::put`](crate::Pool::put) and kept, or made ahead of use by
+    /// [`Pool::prefill`](crate::Pool::prefill). Every object the pool holds
+    /// idle came in this way, so [`in_use`](Stats::in_use) is what was
+    /// handed out and has not come back.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// BUFFERS.prefill(4); // made and filed idle: created and returned
+    /// drop(BUFFERS.acquire()); // handed out, then given back
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.created, stats.returned, stats.idle), (4, 5, 4));
+    /// assert_eq!(stats.in_use(), 0);
+    /// ```
     pub returned: u64,
     /// Returned objects dropped because the tiers were full.
     pub dropped_capacity: u64,
