@@ -21,7 +21,7 @@ name of a child module; `crate::Name` is resolved through the crate root's
 out: they are the expansion site's, not the file's. Test modules (`tests/`,
 `tests.rs`) are not checked.
 
-It also fails on a source file over 450 lines (tests aside): one concept
+It also fails on a source file over 800 lines (tests aside): one concept
 per module, small enough to read whole.
 """
 
@@ -32,7 +32,7 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pool-core", "src")
 
 LAYERS = ["sync", "engine", "reset", "pool", "api"]
-MAX_LINES = 450
+MAX_LINES = 800
 
 
 def layer_of(module):

@@ -21,9 +21,9 @@ use crate::reset::Reset;
 crate::sync::modelled! {
     pub use crate::engine::cache::LocalCache;
 }
-pub use crate::engine::unset::ThreadCache;
+pub use crate::engine::cache::ThreadCache;
+pub use crate::pool::config::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::guard::{Home, Released};
-pub use crate::pool::mistakes::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::release;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
@@ -71,7 +71,7 @@ pub fn generic_pool<T: Reset + Send + 'static>(
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
-    crate::pool::runtime::generic::generic_pool(name, config)
+    crate::pool::runtime::generic_pool(name, config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are

@@ -23,11 +23,11 @@ mod sync;
 #[cfg(test)]
 mod tests;
 
-pub use engine::auto::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
 pub use engine::registry::{PoolInfo, pools};
 pub use engine::rotation::rotate;
+pub use engine::rotation::set_allocator_trim;
+pub use engine::rotation::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
 pub use engine::stats::Stats;
-pub use engine::trim::set_allocator_trim;
 pub use pool::Pool;
 pub use pool::config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
 pub use pool::guard::Pooled;

@@ -16,15 +16,14 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
-use crate::engine::auto;
+use crate::engine::cache::policy::{Bounds, Local};
 use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::excluded;
-use crate::engine::graveyard::Graveyard;
-use crate::engine::policy::{Bounds, Local};
 use crate::engine::registry::{self, Entry, Rotate};
+use crate::engine::rotation;
 use crate::engine::slot::{Slots, epoch};
 use crate::engine::stats::{Counters, Stats};
-use crate::engine::store::Shared;
+use crate::engine::store::{Graveyard, Shared};
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
 
 /// A pool's state without its type: compiled once for every pool.
@@ -155,7 +154,7 @@ impl PoolCore {
             None => Entry::Static(unsafe { &*std::ptr::from_ref(self) }),
         };
         if registry::register(entry, &self.registered) {
-            auto::pool_used();
+            rotation::pool_used();
         }
     }
 

@@ -4,7 +4,7 @@
 //! A child of `fork` has one thread, the one that forked, and every lock
 //! as it was at the fork: one that another thread held stays held for
 //! ever. Pre-fork servers fork while the automatic rotation thread
-//! (`crate::engine::auto`) runs, and the child goes on using the pools.
+//! (`crate::engine::rotation`) runs, and the child goes on using the pools.
 //!
 //! - Every section of the engine that holds a pool's locks on a rotation's
 //!   behalf (a rotation's or a `clear`'s aging, statistics, the registry

@@ -10,28 +10,22 @@
 //! Bottom up: `erased` (the padded boxes), `epoch` (the clock rotation
 //! advances), `fork` (what a `fork` must not copy, and which caches a
 //! child has no thread for), `slot` (the handshake between a cache's owner
-//! and a rotation), `store` and `graveyard` (the shared store's tiers, and
-//! where what they let go of is destroyed), `policy` (what a thread cache
-//! holds, within which bounds, and how much it refills and spills),
-//! `stats`, `trim` (the allocator trim after a rotation), `registry`
-//! (every pool, `rotate`, `pools`), `rotation` (what a rotation does),
-//! `publish` (the metrics it publishes), `auto` (the background rotation),
-//! `core` (one pool's shared half, its registration, and the store's side
+//! and a rotation), `store` (the shared store's tiers, and the graveyard
+//! where what they let go of is destroyed), `registry` (every pool,
+//! `pools`), `publish` (the metrics a rotation publishes), `rotation`
+//! (`rotate`, the automatic rotation thread, the allocator trim), `core`
+//! (one pool's shared half, its counters and `Stats`, and the store's side
 //! of a path with no thread cache), `cache` (a thread's cache: its fast and
-//! slow paths), `drain` (where a cache's objects go at its thread's exit or
-//! a `clear`).
+//! slow paths, its policy, a static pool's unset cache and the thread's
+//! exit list, where its objects go at the thread's exit or a `clear`).
 //!
 //! [`Erased`]: erased::Erased
 
-pub(crate) mod auto;
 pub(crate) mod cache;
 pub(crate) mod core;
-pub(crate) mod drain;
 pub(crate) mod epoch;
 pub(crate) mod erased;
 pub(crate) mod fork;
-pub(crate) mod graveyard;
-pub(crate) mod policy;
 #[cfg(feature = "metrics")]
 pub(crate) mod publish;
 pub(crate) mod registry;
@@ -39,5 +33,3 @@ pub(crate) mod rotation;
 pub(crate) mod slot;
 pub(crate) mod stats;
 pub(crate) mod store;
-pub(crate) mod trim;
-pub(crate) mod unset;

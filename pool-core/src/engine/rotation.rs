@@ -11,16 +11,56 @@
 //! platform with no process-wide barrier, ages its cache itself on its next
 //! operation, and a thread's exit hands its cache to the shared store.
 //! Then, with no lock held, the allocator is trimmed if asked
-//! (`crate::engine::trim`) and, with the `metrics` feature, every pool's
+//! (`set_allocator_trim`, below) and, with the `metrics` feature, every pool's
 //! figures are published (`crate::engine::publish`).
 //!
 //! Invariant, as in crossbeam's epochs: an object that has been idle
 //! across two advancements is not held by any shared tier, and is not
 //! handed out by any thread cache.
+//!
+//! Automatic rotation: the process rotates on its own once it has used a
+//! pool, every [`DEFAULT_ROTATION_PERIOD`] unless told otherwise with
+//! [`set_rotation_period`].
+//!
+//! Invariant: at most one automatic rotation thread runs in a process, it
+//! exists only once a pool has been used and a period is set, and it
+//! rotates every period, whatever the destructors it runs do.
+//!
+//! The period is chosen the way Go's and .NET's defaults are: Go forces a
+//! garbage collection at least every two minutes, each of which moves a
+//! `sync.Pool` to its victim cache and drops the previous victims, and
+//! .NET's shared `ArrayPool` trims buffers unused for a minute or more on
+//! its collections. A minute here gives idle objects back one to two
+//! minutes after their last use, and costs a steady load nothing it would
+//! notice: one rotation a minute moves each busy thread's cache to the
+//! shared store once, and it comes back on the next acquires.
+//!
+//! [`set_allocator_trim`]: after a rotation that dropped objects, ask the
+//! allocator to give its free memory back to the system.
+//!
+//! Invariant: a trim runs only when it is turned on, after a rotation that
+//! dropped at least one object, with no lock of the crate held, and at most
+//! once per [`MIN_INTERVAL`].
+//!
+//! Why it is needed: dropping an object frees its memory to the allocator,
+//! not to the system. glibc's `malloc` keeps small freed chunks in its
+//! arenas for the next allocations and returns pages only from the top of
+//! the heap or for blocks it mapped on their own (128 KiB and up by
+//! default), so after a rotation of many small objects the process's RSS
+//! does not move. `malloc_trim(0)` walks the arenas and releases every
+//! free page (`madvise(MADV_DONTNEED)`), which is what makes the memory a
+//! rotation dropped show in RSS. Elsewhere (musl, macOS, Windows, a
+//! non-default global allocator's own free lists) there is no such call
+//! here, and turning the trim on does nothing.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, Once, PoisonError};
+use std::time::{Duration, Instant};
 
 use crate::engine::registry;
 use crate::engine::slot::epoch;
-use crate::engine::trim;
+use crate::sync::at_fork;
 
 /// Advances the global epoch, aging every pool.
 ///
@@ -71,7 +111,7 @@ pub fn rotate() {
     // A destructor that panics must not leave the other pools unrotated:
     // rotate them all, then pass the first panic on.
     let mut panic = None;
-    let trim = trim::enabled();
+    let trim = trim_enabled();
     let mut dropped_any = false;
     for entry in pools {
         // A run-time pool whose last handle and guard are gone is skipped;
@@ -97,7 +137,7 @@ pub fn rotate() {
     // Every destructor has run and no lock is held: the allocator has all
     // it will get from this rotation, and the figures are final.
     if dropped_any {
-        trim::after_drops();
+        trim_after_drops();
     }
     // With the `metrics` feature every rotation publishes, last, so that
     // the figures include its drops (`crate::engine::publish`).
@@ -109,3 +149,263 @@ pub fn rotate() {
         std::panic::resume_unwind(payload);
     }
 }
+
+/// The period of automatic rotation unless [`set_rotation_period`] changes
+/// it: one minute, so an object idle since a rotation is dropped at the
+/// second one after, one to two minutes after its last use.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// assert_eq!(pool_core::DEFAULT_ROTATION_PERIOD, Duration::from_secs(60));
+/// ```
+pub const DEFAULT_ROTATION_PERIOD: Duration = Duration::from_secs(60);
+
+/// The shortest period automatic rotation takes; shorter ones are raised to
+/// it, so that a zero period cannot make the thread spin.
+const MIN_PERIOD: Duration = Duration::from_millis(1);
+
+struct Auto {
+    period: Option<Duration>,
+    /// Whether a pool has been used in this process.
+    used: bool,
+    /// Whether the thread has been started.
+    started: bool,
+    /// Bumped by every change of the period, so that the thread restarts
+    /// its wait.
+    changes: u64,
+}
+
+static AUTO: Mutex<Auto> = Mutex::new(Auto {
+    period: Some(DEFAULT_ROTATION_PERIOD),
+    used: false,
+    started: false,
+    changes: 0,
+});
+static CHANGED: Condvar = Condvar::new();
+
+fn auto() -> MutexGuard<'static, Auto> {
+    // Nothing under this lock can panic halfway through an update.
+    AUTO.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Sets the period of automatic rotation: the process calls
+/// [`rotate`](crate::rotate) on its own every `period`, on a background
+/// thread named `pool-auto-rotator`. `None` turns automatic rotation off;
+/// `Some` turns it on again. The default is [`DEFAULT_ROTATION_PERIOD`].
+///
+/// The thread starts when a pool is first used, not before, and only if a
+/// period is set then (or later). A program that wants no background
+/// thread at all calls `set_rotation_period(None)` before it first uses a
+/// pool; it can still call [`rotate`](crate::rotate) itself. A period
+/// shorter than a millisecond is taken as a millisecond.
+///
+/// The thread is not joined at exit: when `main` returns, it ends with the
+/// process, like any detached thread. A child made by `fork` has only the
+/// forking thread, so it does not rotate on its own; calling
+/// `set_rotation_period` in the child starts a thread there. A fork waits
+/// for a rotation in progress to let go of the pools' locks, so the child
+/// finds them free (see the [crate docs](crate#pools-and-fork)).
+///
+/// ```
+/// use std::time::Duration;
+///
+/// pool_core::set_rotation_period(None); // no background thread
+/// pool_core::set_rotation_period(Some(Duration::from_secs(10)));
+/// pool_core::set_rotation_period(Some(pool_core::DEFAULT_ROTATION_PERIOD));
+/// ```
+pub fn set_rotation_period(period: Option<Duration>) {
+    watch_forks();
+    let mut auto = auto();
+    auto.period = period.map(|period| period.max(MIN_PERIOD));
+    auto.changes += 1;
+    start_if_due(&mut auto);
+    CHANGED.notify_all();
+}
+
+/// Records that a pool has been used, starting the thread if a period is
+/// set. Called once per pool, when it is first registered with rotation.
+pub(crate) fn pool_used() {
+    watch_forks();
+    let mut auto = auto();
+    auto.used = true;
+    start_if_due(&mut auto);
+}
+
+fn start_if_due(auto: &mut Auto) {
+    if !crate::sync::BACKGROUND_THREADS || auto.started || !auto.used || auto.period.is_none() {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("pool-auto-rotator".into())
+        .spawn(run);
+    // If the thread cannot be made, rotation stays manual; a later change
+    // of the period tries again.
+    auto.started = spawned.is_ok();
+}
+
+/// Installs this module's fork handlers, once, before [`AUTO`] is first
+/// locked (not under it: a fork may be running the handlers).
+fn watch_forks() {
+    static WATCHING: Once = Once::new();
+    WATCHING.call_once(|| {
+        at_fork(prepare_fork, after_fork_in_parent, after_fork_in_child);
+    });
+}
+
+std::thread_local! {
+    /// The lock on [`AUTO`], held by a forking thread across its fork, so
+    /// that the child does not inherit it held by the rotation thread.
+    static HELD_ACROSS_FORK: RefCell<Option<MutexGuard<'static, Auto>>> =
+        const { RefCell::new(None) };
+}
+
+/// Before a fork: holds [`AUTO`] (unless this thread's locals are gone,
+/// at its exit).
+extern "C" fn prepare_fork() {
+    let _ = HELD_ACROSS_FORK.try_with(|held| *held.borrow_mut() = Some(auto()));
+}
+
+fn release_after_fork() -> Option<MutexGuard<'static, Auto>> {
+    HELD_ACROSS_FORK
+        .try_with(|held| held.borrow_mut().take())
+        .ok()
+        .flatten()
+}
+
+extern "C" fn after_fork_in_parent() {
+    drop(release_after_fork());
+}
+
+/// The child has no rotation thread: a later period starts one.
+extern "C" fn after_fork_in_child() {
+    if let Some(mut auto) = release_after_fork() {
+        auto.started = false;
+    }
+}
+
+/// The thread: waits a period, rotates, and again; waits for a period to be
+/// set while there is none.
+fn run() {
+    let mut auto = auto();
+    loop {
+        let changes = auto.changes;
+        let Some(period) = auto.period else {
+            auto = CHANGED.wait(auto).unwrap_or_else(PoisonError::into_inner);
+            continue;
+        };
+        let (guard, waited) = CHANGED
+            .wait_timeout(auto, period)
+            .unwrap_or_else(PoisonError::into_inner);
+        auto = guard;
+        if !waited.timed_out() || auto.changes != changes {
+            continue; // woken early, or the period changed: wait anew
+        }
+        drop(auto);
+        // A panicking destructor must not end rotation for the rest of the
+        // process; its panic has already been reported by the panic hook.
+        let _ = std::panic::catch_unwind(crate::rotate);
+        auto = self::auto();
+    }
+}
+
+/// The shortest time between two trims. `malloc_trim` walks every arena
+/// and every free chunk: milliseconds on a large heap, which a program
+/// that calls `rotate` in a loop (or sets a millisecond rotation period)
+/// must not pay on each call. Once a second is the automatic rotation's
+/// shortest sensible period many times over (its default is a minute, so
+/// there every rotation that drops objects trims), and bounds the cost to
+/// a fraction of a percent of one core however often rotation runs.
+pub(crate) const MIN_INTERVAL: Duration = Duration::from_secs(1);
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// When the last trim ran.
+static LAST: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// How many trims have run, for the tests (where `trim` calls glibc).
+#[cfg(all(test, target_os = "linux", target_env = "gnu", not(miri)))]
+pub(crate) static TRIMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Turns the allocator trim on or off (it is off unless turned on): with it
+/// on, a rotation that dropped objects then asks the allocator to return
+/// its free memory to the system, so that what rotation gave back shows in
+/// the process's RSS.
+///
+/// What rotation gives back goes to the allocator, as any `drop` does.
+/// Whether the process's RSS falls then is the allocator's choice: glibc
+/// keeps small freed chunks in its arenas for reuse and returns pages only
+/// for large blocks (128 KiB and up, which it maps on their own) or from
+/// the top of the heap, so a pool of many small objects can drop every one
+/// of them and leave RSS where it was. With the trim on, glibc's
+/// `malloc_trim(0)` runs after such a rotation and releases every free
+/// page, and RSS follows within the rotation.
+///
+/// The trim runs on the rotating thread (the automatic rotation's, or the
+/// caller of [`rotate`](crate::rotate)), after the rotation's destructors,
+/// with no lock of the crate held, and at most once a second: a rotation
+/// sooner than that after the last trim does not trim (the next one that
+/// drops objects does). It costs a walk of the allocator's free memory,
+/// from microseconds to a few milliseconds on a large heap, and the pages
+/// it frees are faulted in again if the program allocates them anew.
+///
+/// It calls glibc's `malloc_trim` on Linux with glibc (`target_env =
+/// "gnu"`), when the allocator is glibc's. Elsewhere, and where a global
+/// allocator of the program's own replaces `malloc` (jemalloc and mimalloc
+/// return memory on their own schedule), it does nothing.
+///
+/// # Example
+///
+/// ```
+/// use pool_core::{Pool, pool, rotate};
+///
+/// pool! { static PAGES: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096)).thread_capacity(0); }
+///
+/// pool_core::set_allocator_trim(true);
+/// let burst: Vec<_> = (0..64).map(|_| PAGES.acquire()).collect();
+/// drop(burst);
+/// rotate();
+/// rotate(); // drops the idle buffers, then trims the allocator
+/// assert_eq!(PAGES.stats().idle, 0);
+/// pool_core::set_allocator_trim(false);
+/// ```
+pub fn set_allocator_trim(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// Whether a rotation should find out if it dropped objects.
+#[inline]
+pub(crate) fn trim_enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// A rotation dropped objects: trims, if the trim is on and the last one
+/// is at least [`MIN_INTERVAL`] old.
+pub(crate) fn trim_after_drops() {
+    if !trim_enabled() {
+        return;
+    }
+    {
+        let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        if last.is_some_and(|last| now.duration_since(last) < MIN_INTERVAL) {
+            return;
+        }
+        *last = Some(now);
+    }
+    trim();
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
+fn trim() {
+    #[cfg(test)]
+    TRIMS.fetch_add(1, Ordering::Relaxed);
+    // SAFETY: `malloc_trim` takes no pointer and may be called at any time
+    // from any thread; glibc takes its arenas' locks itself.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu", not(miri))))]
+fn trim() {}

@@ -10,7 +10,7 @@
 
 use std::ptr::NonNull;
 
-use crate::engine::unset::ThreadCache;
+use crate::engine::cache::ThreadCache;
 use crate::pool::config::PoolConfig;
 use crate::pool::guard::{Abandoned, Home, Released};
 use crate::pool::state::{PoolState, StateRef};
@@ -173,5 +173,5 @@ fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aban
     // SAFETY: a static pool's home is its first field (`repr(C)`), and the
     // pool lives for ever.
     let pool = unsafe { home.cast::<Pool<T>>().as_ref() };
-    crate::pool::slow::abandon(&pool.state.core, value.erase());
+    crate::pool::slow_abandon(&pool.state.core, value.erase());
 }

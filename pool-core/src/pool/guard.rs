@@ -52,7 +52,7 @@ pub(crate) struct Abandoned<T>(pub(crate) Option<Boxed<T>>);
 
 impl<T: Send> Abandoned<T> {
     /// The object, erased, for the pools' one `abandon`
-    /// (`crate::pool::slow::abandon`).
+    /// (`crate::pool::abandon`).
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn erase(self) -> Option<Erased> {
         // Not `Option::map`: one function fewer per pooled type in a debug

@@ -1,45 +1,49 @@
 //! The typed pools, on the engine: [`Pool`], the one pool type every kind
 //! of pool is (a `pool!` static, a derived type's pool, a run-time pool
-//! behind its handle, a generic struct's pool), with its fast paths.
+//! behind its handle, a generic struct's pool): its fast paths, its slow
+//! paths without the type, and what enters or leaves a pool other than
+//! through a guard ([`Pool::prefill`], [`Pool::put`], [`Pool::clear`]).
 //!
-//! Invariant: a `Pool` is immutable. What changes as the pool runs lives in
-//! its state (`state`) and in its threads' caches, reached through
-//! [`Caches`]: for a static, a `thread_local!` and a `static` of their own,
-//! so the compiler treats the pool as a constant and folds the cache access
-//! into a direct thread-local access where the pool is named; for a
-//! run-time pool, its allocation (`runtime`).
-//!
-//! Only the fast paths here are generic over `T`; a miss or an overflow
-//! goes, with the object erased, to the engine's slow paths
-//! (`crate::engine::cache`), compiled once in pool-core.
+//! Invariants:
+//! 1. A `Pool` is immutable. What changes as the pool runs lives in its
+//!    state (`state`) and in its threads' caches, reached through
+//!    [`Caches`]: for a static, a `thread_local!` and a `static` of their
+//!    own, so the compiler treats the pool as a constant and folds the
+//!    cache access into a direct thread-local access where the pool is
+//!    named; for a run-time pool, its allocation (`runtime`).
+//! 2. Erasure: every `Erased` here is an object of the pool whose cache or
+//!    core is given, and every function handed with it (`make`, `reset`,
+//!    `retains` of `config`, with the pool's `Create<T>` or `Retain<T>`)
+//!    was made for that pool's `T` (`crate::pool::state`). Only the fast
+//!    paths are generic over `T`; a miss or an overflow goes, erased, to
+//!    the slow paths here and in `crate::engine::cache`, compiled once in
+//!    pool-core.
+//! 3. Every way in or out goes the way the guard paths go (the same reset,
+//!    `retain` test, bounds and counters; rotation's handshake to reach
+//!    other threads' caches), so the statistics stay exact and no user
+//!    code runs under a lock.
 
 pub(crate) mod config;
 pub(crate) mod declare;
-pub(crate) mod fast;
 pub(crate) mod guard;
-pub(crate) mod mistakes;
-pub(crate) mod owned;
 pub(crate) mod runtime;
-mod slow;
 pub(crate) mod state;
-mod stock;
 pub(crate) mod template;
 
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::RawCache;
-use crate::engine::erased::{Boxed, Erased, untyped};
+use crate::engine::cache::{RawCache, ThreadCache, put_slow, take_slow};
+use crate::engine::core::PoolCore;
+use crate::engine::erased::{Boxed, Erased, boxed_with, untyped};
 use crate::engine::slot::epoch;
-use crate::engine::unset::ThreadCache;
-use crate::reset::Reset;
-use crate::sync::LocalKey;
-use config::{PoolConfig, ResetOn};
-use guard::{Abandoned, Home, Pooled, Released};
-use owned::{Memo, PartHead};
-use state::StateRef;
-
 use crate::engine::stats::Stats;
+use crate::reset::Reset;
+use crate::sync::{AtomicU64, LocalKey, Ordering};
+use config::{MakeFn, PoolConfig, ResetFn, ResetOn, RetainFn};
+use guard::{Abandoned, Home, Pooled, Released};
+use runtime::threads::{Memo, PartHead};
+use state::StateRef;
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
 /// store with a victim tier (the [crate docs](crate#how-it-works) draw the
@@ -110,7 +114,7 @@ pub(crate) struct Owned<T: Reset + Send + 'static> {
     /// The run-time pool's allocation, with the provenance of all of it,
     /// alive as long as the `Pool`, which is in it.
     pub(crate) inner: NonNull<()>,
-    /// The pool's id, the key of the threads' memos (`owned`).
+    /// The pool's id, the key of the threads' memos (`runtime::threads`).
     pub(crate) id: u64,
     /// Acquires from the pool through the calling thread's part of it,
     /// past the fast path (a memo miss). Called with `inner` and the pool
@@ -199,7 +203,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // A cache even in a thread-local destructor (it has none of
                 // its own; once its thread's exit retired it, its paths go
                 // to the store); `None` only under loom, which drops it.
-                let value = self.take_as(fast::static_cache(key), now, self.config.reset_on);
+                let value = self.take_as(static_cache(key), now, self.config.reset_on);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -219,11 +223,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// on the fast path.
     #[inline]
     pub(crate) fn acquire_owned(&self, owned: &Owned<T>) -> Pooled<T> {
-        if let Memo::Hit(part) = owned::get(owned.id) {
+        if let Memo::Hit(part) = runtime::threads::get(owned.id) {
             // SAFETY: recorded for this pool (ids are never reused), so
-            // this thread's part of it (`owned`'s invariant), alive as long
+            // this thread's part of it (`runtime::threads`'s invariant), alive as long
             // as the pool, which `self` keeps alive; a part begins with its
-            // head (`owned`'s invariant), and this thread owns it.
+            // head (`runtime::threads`'s invariant), and this thread owns it.
             let head = unsafe { part.cast::<PartHead<T>>().as_ref() };
             // A part an acquire reaches holds the pool (`HELD`: `Part`'s
             // protocol, `crate::pool::runtime::part`).
@@ -296,7 +300,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         self.take_slow(cache, now)
     }
 
-    /// A miss, through the erased slow path (`slow::take`) with this
+    /// A miss, through the erased slow path (`slow_take`) with this
     /// pool's constructor and, if it resets on acquire, its reset.
     #[cold]
     #[inline(never)]
@@ -310,7 +314,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // this pool's; the object returned is of this pool, so a
         // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
         unsafe {
-            let value = slow::take(
+            let value = slow_take(
                 &self.state.core,
                 cache,
                 now,
@@ -330,7 +334,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             return;
         };
         match &self.local {
-            Caches::Static(key) => fast::put_static(key, &self.state.core, Erased::new(value)),
+            Caches::Static(key) => put_static(key, &self.state.core, Erased::new(value)),
             // A run-time pool's guards go back through their part, which
             // knows the thread's cache; this one, with none, goes to the
             // shared store.
@@ -368,7 +372,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 untyped(retain as *const config::Retain<T> as *const u8).cast(),
             );
             // SAFETY: the test and its function are this pool's.
-            let kept = unsafe { slow::keep_if(&self.state.core, Erased::new(value), retain) };
+            let kept = unsafe { slow_keep_if(&self.state.core, Erased::new(value), retain) };
             #[allow(clippy::question_mark, reason = "no `Try` impl per pooled type")]
             let Some(kept) = kept else {
                 return None;
@@ -386,7 +390,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused and now as discarded, so `in_use` does not count it.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn reset(&self, value: &mut T) {
-        let on_unwind = slow::DiscardOnUnwind(self.state.core.discarded());
+        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
         value.reset();
         std::mem::forget(on_unwind);
     }
@@ -394,17 +398,17 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Returns a prepared `value` with `cache` as this thread's cache.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Boxed<T>, now: u64) {
-        if let Some(value) = fast::offer(cache, Erased::new(value), now) {
+        if let Some(value) = offer(cache, Erased::new(value), now) {
             // The pool's state only now: a run-time pool's is a load, which
             // the fast path does not need.
-            slow::put(&self.state.core, cache, value);
+            slow_put(&self.state.core, cache, value);
         }
     }
 
     /// Files `value` when the thread cache is gone or disabled.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_slow(&self, cache: Option<&RawCache>, value: Boxed<T>) {
-        slow::put(&self.state.core, cache, Erased::new(value));
+        slow_put(&self.state.core, cache, Erased::new(value));
     }
 }
 
@@ -413,7 +417,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// discarded; `None`, taken out of the pool for good (detached).
     #[inline]
     pub(crate) fn abandon(&self, value: Abandoned<T>) {
-        slow::abandon(&self.state.core, value.erase());
+        slow_abandon(&self.state.core, value.erase());
     }
 }
 
@@ -435,4 +439,292 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
     pool.put_boxed(value.0);
+}
+
+/// A static pool's release of a prepared object: to this thread's cache
+/// (`None` only under loom, see `Pool::acquire`: to the shared store), or
+/// past it.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn put_static(key: &'static LocalKey<ThreadCache>, core: &PoolCore, value: Erased) {
+    let cache = static_cache(key);
+    if let Some(value) = offer(cache, value, epoch().now()) {
+        slow_put(core, cache, value);
+    }
+}
+
+/// Offers a prepared object to `cache`, this thread's cache: `None` if it
+/// kept it, else the object, for the slow path.
+#[allow(clippy::inline_always, reason = "the release's fast path")]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn offer(cache: Option<&RawCache>, value: Erased, now: u64) -> Option<Erased> {
+    match cache {
+        Some(cache) => cache.push(value, now).err(),
+        None => Some(value),
+    }
+}
+
+/// This thread's cache of a static pool, through one non-generic
+/// function, so that `LocalKey::try_with` is compiled once for every pool,
+/// not once per pooled type. (Always `Some` outside loom: the
+/// thread-local has no destructor to have run.)
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
+    let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
+    // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
+    // value lives until the thread ends, and the reference cannot outlive
+    // the thread: `RawCache` is not `Sync`, so `&RawCache` stays on it.
+    Some(unsafe { cache.as_ref() })
+}
+
+/// An acquire's miss: an object from the shared tiers, reset with `reset`
+/// if the pool resets on acquire, or else a new one from `make` (with its
+/// data, the pool's constructor), counted as created.
+///
+/// # Safety
+///
+/// `make` and `reset` are the pool's (the module's invariant).
+#[cold]
+#[inline(never)]
+pub(crate) unsafe fn slow_take(
+    core: &PoolCore,
+    cache: Option<&RawCache>,
+    now: u64,
+    reset: Option<ResetFn>,
+    (make, create): (MakeFn, NonNull<()>),
+) -> Erased {
+    match take_slow(core, cache, now) {
+        Some(value) => match reset {
+            // SAFETY: the caller's promise.
+            Some(reset) => unsafe { reset_counted(core, reset, value) },
+            None => value,
+        },
+        // A new object is as the constructor made it: no reset.
+        None => {
+            // Counted once made: a constructor that panics made nothing.
+            // SAFETY: the caller's promise.
+            let value = unsafe { make(create) };
+            match cache {
+                Some(cache) => cache.created(),
+                None => core.created(1),
+            }
+            value
+        }
+    }
+}
+
+/// Runs `reset` on `value`; if it panics, the unwind drops the object,
+/// counted as discarded (a half-reset object is never reused).
+///
+/// # Safety
+///
+/// As for [`take`].
+unsafe fn reset_counted(core: &PoolCore, reset: ResetFn, value: Erased) -> Erased {
+    let held = Discard(Some(value), core);
+    if let Some(value) = &held.0 {
+        // SAFETY: the caller's promise; the object is this call's alone.
+        unsafe { reset(value.as_ptr()) };
+    }
+    held.keep()
+}
+
+/// Whether a released object passes the pool's `retain` test (`retains`,
+/// with its data): the object, or `None` once it is dropped, counted as
+/// rejected. A test that panics drops it with the unwind, counted as
+/// discarded, as a panicking `reset` does. No lock is held: the test and
+/// the destructor are user code.
+///
+/// # Safety
+///
+/// `retains` is the pool's (the module's invariant).
+#[inline(never)]
+pub(crate) unsafe fn slow_keep_if(
+    core: &PoolCore,
+    value: Erased,
+    (retains, retain): (RetainFn, NonNull<()>),
+) -> Option<Erased> {
+    let held = Discard(Some(value), core);
+    // SAFETY: the caller's promise; the object is this call's alone.
+    let keep = held
+        .0
+        .as_ref()
+        .is_some_and(|value| unsafe { retains(retain, value.as_ptr()) });
+    let value = held.keep();
+    if keep {
+        return Some(value);
+    }
+    core.reject();
+    core.shared.destroy(value);
+    None
+}
+
+/// Counts and drops an object whose guard does not give it back: `Some`,
+/// discarded; `None`, taken out of the pool for good (detached).
+#[inline(never)]
+pub(crate) fn slow_abandon(core: &PoolCore, value: Option<Erased>) {
+    match value {
+        Some(value) => core.discard(value),
+        None => core.detach(),
+    }
+}
+
+/// A release the thread cache could not keep (full, gone or disabled): to
+/// the shared store, or destroyed past its bound.
+#[cold]
+#[inline(never)]
+pub(crate) fn slow_put(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
+    put_slow(core, cache, value);
+}
+
+/// An object in the hands of user code (a reset, a `retain` test):
+/// counted as discarded and dropped if that code panics.
+struct Discard<'a>(Option<Erased>, &'a PoolCore);
+
+impl Discard<'_> {
+    /// The object, once the user code has returned.
+    fn keep(mut self) -> Erased {
+        self.0.take().expect("taken only here")
+    }
+}
+
+impl Drop for Discard<'_> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            self.1.discard(value);
+        }
+    }
+}
+
+/// Counts an object as discarded if dropped: forgotten once the user code
+/// it guards has returned, so it costs nothing unless that code panics.
+struct DiscardOnUnwind<'a>(&'a AtomicU64);
+
+impl Drop for DiscardOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl<T: Reset + Send + 'static> Pool<T> {
+    /// Makes objects until the shared store holds `n` idle ones (at most
+    /// [`capacity`](crate::PoolConfig::capacity)), so that a burst on any thread
+    /// is served without calling the constructor. Returns how many it made.
+    /// Any `n` is accepted: only what the store can take is made, a batch
+    /// at a time, and if the constructor panics the objects made so far
+    /// are kept, idle, before the panic goes on.
+    ///
+    /// The objects wait in the shared primary tier, where every thread's
+    /// first acquires find them (a thread's first miss also refills half
+    /// its cache from them). They are counted as
+    /// [`created`](crate::Stats::created) and [`returned`](crate::Stats::returned), so
+    /// [`idle`](crate::Stats::idle) includes them. Like every idle object they
+    /// age: unused across two [rotations](crate::rotate), they are dropped.
+    /// The constructor runs on the calling thread, with no lock held.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096)).capacity(16);
+    /// }
+    ///
+    /// assert_eq!(BUFFERS.prefill(32), 16); // bounded by `capacity`
+    /// assert_eq!(BUFFERS.prefill(8), 0); // the store already holds 8
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.created, stats.idle), (16, 16));
+    ///
+    /// let buf = BUFFERS.acquire(); // no constructor call
+    /// assert!(buf.capacity() >= 4096);
+    /// assert_eq!(BUFFERS.stats().created, 16);
+    /// ```
+    pub fn prefill(&self, n: usize) -> usize {
+        self.state.prefill(n, || self.config.create.call())
+    }
+
+    /// Resets `value`, an object made elsewhere, and keeps it in the pool
+    /// as an idle object, as if a guard of it had been dropped: the next
+    /// acquire may return it.
+    ///
+    /// It goes where a release goes, after the same `reset` (none, in a
+    /// pool that resets on acquire: the next acquire resets it) and the
+    /// same [`retain`](crate::PoolConfig::retain) test: into the calling thread's cache
+    /// (or the shared store when that is full), on every kind of pool. Past
+    /// the bounds it is dropped and counted as `dropped_capacity`, as a
+    /// release is.
+    ///
+    /// In [`Stats`](crate::Stats) it counts in [`put`](crate::Stats::put), never in
+    /// [`created`](crate::Stats::created), and then as a release does: in
+    /// `returned` (and `idle`) if kept, in `rejected` or `discarded` if its
+    /// `retain` test or `reset` refused it; [`in_use`](crate::Stats::in_use) is
+    /// unchanged.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// let mut made_elsewhere = Vec::with_capacity(1024);
+    /// made_elsewhere.extend_from_slice(b"old data");
+    /// BUFFERS.put(made_elsewhere);
+    ///
+    /// let buf = BUFFERS.acquire(); // the same buffer, reset
+    /// assert!(buf.is_empty() && buf.capacity() >= 1024);
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.created, stats.put, stats.in_use()), (0, 1, 1));
+    /// ```
+    pub fn put(&self, value: T) {
+        self.state.core.count_put();
+        let value = boxed_with(|| value);
+        match &self.local {
+            Caches::Static(_) => self.put_boxed(value),
+            // SAFETY: a run-time pool's own allocation and `put`, alive
+            // while `self`, which is in it, is.
+            Caches::Owned(owned) => unsafe { (owned.put)(owned.inner, value) },
+        }
+    }
+
+    /// Drops every idle object of this pool now: its shared store and its
+    /// threads' caches, the calling thread's included. Objects held in
+    /// guards are not touched, and go back to the pool as usual.
+    ///
+    /// A thread cache is reached as [`rotate`](crate::rotate) reaches it:
+    /// a cache whose owner is in the middle of an acquire or a release on
+    /// this pool is passed over (it stays as it is, to age as usual), and
+    /// on platforms without a process-wide memory barrier (other than
+    /// Linux and Windows) only the shared store and the calling thread's
+    /// own cache are emptied. The
+    /// objects are counted as [`dropped_rotation`](crate::Stats::dropped_rotation),
+    /// and destroyed on the calling thread once the pool's locks are
+    /// released. The global epoch does not move: other pools are not aged.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static LINES: Pool<String> = Pool::new(String::new); }
+    ///
+    /// let held: Vec<_> = (0..4).map(|_| LINES.acquire()).collect();
+    /// drop(held); // four idle strings in this thread's cache
+    /// assert_eq!(LINES.stats().idle, 4);
+    ///
+    /// LINES.clear();
+    /// let stats = LINES.stats();
+    /// assert_eq!((stats.idle, stats.dropped_rotation), (0, 4));
+    /// ```
+    pub fn clear(&self) {
+        // This thread's cache first, through its own slow entry: the one
+        // cache reachable without a process-wide barrier. Gone (in a
+        // thread-local destructor), it has handed its objects over.
+        match &self.local {
+            Caches::Static(key) => {
+                if let Some(cache) = crate::pool::static_cache(key) {
+                    cache.clear();
+                }
+            }
+            // SAFETY: a run-time pool's own allocation and `clear`, alive
+            // while `self`, which is in it, is.
+            Caches::Owned(owned) => unsafe { (owned.clear)(owned.inner) },
+        }
+        self.state.core.clear();
+    }
 }

@@ -18,9 +18,9 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
+use crate::engine::cache::policy::Bounds;
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::{Erased, boxed_with, dispose};
-use crate::engine::policy::Bounds;
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::config::PoolConfig;

@@ -732,7 +732,7 @@ mod owner_turn_over {
 #[cfg(all(target_os = "linux", target_env = "gnu", not(miri)))]
 mod allocator_trim {
     use super::*;
-    use crate::engine::trim::{MIN_INTERVAL, TRIMS};
+    use crate::engine::rotation::{MIN_INTERVAL, TRIMS};
     use std::sync::atomic::Ordering::Relaxed;
     use std::time::Instant;
 

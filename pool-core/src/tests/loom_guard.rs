@@ -11,7 +11,7 @@ use loom::thread;
 
 use super::loom_support::{Obj, assert_nothing_lost_or_leaked, create, live};
 use crate::__private::{Home, LocalCache, PoolState, Released, finish, release};
-use crate::engine::unset::ThreadCache;
+use crate::engine::cache::ThreadCache;
 use crate::{Pool, Pooled, rotate};
 
 const CAPACITY: usize = 2;

@@ -14,7 +14,7 @@
 use loom::thread;
 
 use super::loom_support::{create, live};
-use crate::pool::runtime::thread::PARTS;
+use crate::pool::runtime::threads::PARTS;
 use crate::{Pool, pools, rotate};
 
 /// Ends a model thread: what its exit does to its parts of run-time pools

@@ -10,9 +10,9 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::__private::{LocalCache, PoolState, finish};
+use crate::engine::cache::ThreadCache;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
-use crate::engine::unset::ThreadCache;
 use crate::{Pool, Reset};
 
 loom::lazy_static! {

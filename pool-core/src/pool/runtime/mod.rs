@@ -24,41 +24,71 @@
 //! then.
 //!
 //! A thread finds its part through a memo of the last four run-time pools
-//! it used (`crate::pool::owned`), then its own list of its parts, keyed by pool
-//! (`thread`), and otherwise takes one from the pool (`lookup`). So a
+//! it used (`threads`), then its own list of its parts, keyed by pool
+//! (`threads`), and otherwise takes one from the pool (`part`). So a
 //! thread's part of a pool costs the same whatever other threads exist,
 //! and needs no thread id. At the thread's exit its list hands each part
 //! back: the cache goes to the shared store, as a static pool's does, and
 //! the part waits on the pool's free list for the next thread, so a pool
 //! keeps as many parts as it ever had threads at once.
+//!
+//! [`PoolHandle`], a run-time pool's handle, and the home of the guards
+//! that hold a strong count on the pool's allocation.
+//!
+//! Invariant: the allocation lives while a handle, a guard, or a rotation
+//! visiting it does (the module docs of `crate::pool::runtime`). Handles
+//! count themselves in `handles`: the last one to go closes every part
+//! (`close`), after which only guards keep the allocation alive. A guard
+//! acquired on a thread with no part holds a strong count of its own,
+//! given back by [`release_counted`] or [`abandon_counted`]. The
+//! allocation's drop, the protocol's last step, is here too.
+//!
+//! The pools of generic derived structs (`Frame::<u8>::pool()`): a
+//! `static` cannot be generic, so each instantiation gets a run-time pool,
+//! made on first use and never freed, found by its type.
+//!
+//! Invariant: a pool listed here is leaked (its `Arc`'s count is never
+//! given back), so a pointer to it stays valid for the life of the process.
+//! Otherwise it is a run-time pool like a built one: its guards are
+//! counted out by the threads' parts, which only ever keeps it alive
+//! longer.
+//!
+//! The default name of a pool made at run time or for a generic derived
+//! struct: its item type as `std::any::type_name` gives it, with every path
+//! in it cut to its last segment (`Frame<String>`, not
+//! `app::Frame<alloc::string::String>`), the name a non-generic derived
+//! struct's pool has too (`Job`). The crate docs state the rule for every
+//! kind of pool.
+//!
+//! Invariant: each type's short name is made and leaked once, however many
+//! pools of it are built, so a process that builds pools in a loop does not
+//! grow.
 
-pub(crate) mod generic;
-mod handle;
-mod lookup;
-mod name;
 mod part;
-mod release;
-pub(crate) mod thread;
+pub(crate) mod threads;
 
+use std::any::{Any, TypeId};
+use std::cell::Cell;
 use std::fmt;
+use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
 use crate::engine::registry::Rotate;
+use crate::engine::stats::Stats;
 use crate::pool::config::{
-    Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, ResetOn, Retain,
+    self, Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, ResetOn, Retain,
 };
-use crate::pool::guard::Home;
+use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
-use crate::pool::{Caches, Owned, Pool, config};
+use crate::pool::{Caches, Owned, Pool};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, Owners};
-use handle::{abandon_counted, release_counted};
-use lookup::{clear_erased, part_slow, put_erased};
-use part::acquire_erased;
-use part::{CreateFn, Inner, Parts, RetainFn};
-
-pub use handle::PoolHandle;
+use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, global, lock};
+use part::{
+    CLOSED, CreateFn, Inner, Lent, Parts, RetainFn, acquire_erased, clear_erased, part_slow,
+    put_erased,
+};
+use threads::HELD;
 
 /// The recipe for a pool made at run time, from [`Pool::builder`]: its
 /// constructor, capacities, name, `retain` test and where it resets, any
@@ -110,7 +140,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
             reset_on: ResetOn::Release,
-            name: name::type_label::<T>(),
+            name: type_label::<T>(),
         }
     }
 }
@@ -343,8 +373,351 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
 }
 
 /// A unique id for a run-time pool, never reused: the key of the calling
-/// thread's memo (`crate::pool::owned`). Only uniqueness matters, so no model needs it.
+/// thread's memo (`threads`). Only uniqueness matters, so no model needs it.
 fn next_pool_id() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A pool made at run time with [`Pool::builder`]: a handle to it.
+///
+/// Cloning a handle is cheap (a reference count) and every clone is the
+/// same pool, with one set of statistics; `PoolHandle` is `Send` and
+/// `Sync`, so clones go to other threads or into shared state. The pool
+/// has the tiers, bounds, reset, rotation and panic behaviour of a static
+/// pool (see the [crate docs](crate#which-kind-of-pool) for when to use
+/// which) and hands out the same [`Pooled<T>`] guard, so code that takes a
+/// `Pooled<T>` works with both.
+///
+/// A guard keeps its pool alive, even past the last handle. When the last
+/// handle and the last guard are gone, every idle object is dropped,
+/// including those cached by threads that are still running, and
+/// [`rotate`](crate::rotate) and [`pools`](crate::pools) forget the pool.
+///
+/// ```
+/// use pool_core::{Pool, Pooled};
+///
+/// let pool = Pool::builder(|| Vec::<u8>::with_capacity(1024)).build();
+///
+/// fn fill(mut buf: Pooled<Vec<u8>>) -> usize {
+///     buf.extend_from_slice(b"request");
+///     buf.len()
+/// }
+///
+/// let worker = {
+///     let pool = pool.clone();
+///     std::thread::spawn(move || fill(pool.acquire()))
+/// };
+/// assert_eq!(worker.join().unwrap(), 7);
+/// assert_eq!(fill(pool.acquire()), 7);
+/// assert_eq!(pool.stats().acquired(), 2);
+/// ```
+pub struct PoolHandle<T: Reset + Send + 'static> {
+    inner: Arc<Inner<T>>,
+}
+
+impl<T: Reset + Send + 'static> PoolHandle<T> {
+    /// The first handle of a pool just made.
+    fn new(inner: Arc<Inner<T>>) -> Self {
+        PoolHandle { inner }
+    }
+
+    /// Takes an idle object, or makes one: [`Pool::acquire`], reached
+    /// directly where the handle is at hand.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(String::new).build();
+    /// let mut s = pool.acquire();
+    /// s.push_str("hello");
+    /// drop(s);
+    /// assert!(pool.acquire().is_empty()); // reset on return
+    /// ```
+    #[inline]
+    pub fn acquire(&self) -> Pooled<T> {
+        self.inner.pool.acquire_owned(&self.inner.erased)
+    }
+}
+
+impl<T: Reset + Send + 'static> Deref for PoolHandle<T> {
+    type Target = Pool<T>;
+
+    /// The pool: every [`Pool`] method, [`acquire`](Pool::acquire) first,
+    /// is called through the handle, and `&handle` is a `&Pool<T>` where
+    /// one is expected.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn deref(&self) -> &Pool<T> {
+        &self.inner.pool
+    }
+}
+
+impl<T: Reset + Send + 'static> Clone for PoolHandle<T> {
+    fn clone(&self) -> Self {
+        self.inner.handles.fetch_add(1, Ordering::Relaxed);
+        PoolHandle {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let config = &self.inner.pool.config;
+        f.debug_struct("PoolHandle")
+            .field("name", &self.inner.state.name())
+            .field("capacity", &config.capacity)
+            .field("thread_capacity", &config.thread_capacity)
+            .field("stats", &self.inner.state.stats())
+            .finish()
+    }
+}
+impl<T: Reset + Send + 'static> Drop for PoolHandle<T> {
+    fn drop(&mut self) {
+        if self.inner.handles.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.inner.close(Arc::as_ptr(&self.inner));
+        }
+        self.inner.owners.leave();
+    }
+}
+
+impl<T: Reset + Send + 'static> Rotate for Inner<T> {
+    fn leave(&self) {
+        self.owners.leave();
+    }
+
+    fn rotate_to(&self, now: u64) {
+        self.state.rotate_to(now);
+    }
+
+    fn name(&self) -> &'static str {
+        self.state.name()
+    }
+
+    fn stats(&self) -> Stats {
+        self.state.stats()
+    }
+}
+
+/// Gives back a counted guard's strong count when dropped, also when the
+/// reset, the `retain` test or a destructor on the way panics.
+struct Counted<T: Reset + Send + 'static>(NonNull<Inner<T>>);
+
+impl<T: Reset + Send + 'static> Drop for Counted<T> {
+    fn drop(&mut self) {
+        let inner = self.0.as_ptr().cast_const();
+        // SAFETY: the guard's count keeps the allocation alive up to here,
+        // and the pointer has `Arc::as_ptr`'s provenance (the home is the
+        // allocation's first byte, `Inner::acquire_counted`); nothing
+        // uses the pool after the count is given back.
+        unsafe {
+            (*inner).owners.leave();
+            Arc::decrement_strong_count(inner);
+        }
+    }
+}
+
+/// The `release` of a guard taken without a part ([`Home`]): returns the
+/// object through the pool, then gives back the guard's strong count.
+fn release_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
+    let inner = home.cast::<Inner<T>>();
+    let _counted = Counted(inner);
+    // SAFETY: alive by the guard's count until `_counted` drops; the home
+    // is the first field of the `Inner`'s first field (both `repr(C)`).
+    unsafe { inner.as_ref() }.put(value.0);
+}
+
+/// The `abandon` of a guard taken without a part ([`Home`]).
+fn abandon_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    let inner = home.cast::<Inner<T>>();
+    let _counted = Counted(inner);
+    // SAFETY: as in `release_counted`.
+    unsafe { inner.as_ref() }.pool.abandon(value);
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// The last handle is gone: closes every part, and gives back the
+    /// count of each that has no guard out (`Part`'s invariant). `this` is
+    /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
+    fn close(&self, this: *const Inner<T>) {
+        let parts = lock(&self.parts);
+        for part in &parts.all {
+            let part = part.0;
+            // SAFETY: a part of this pool, alive as long as the pool; only
+            // its atomics are reached, as its owner may be using the rest.
+            let (lent, back) = unsafe { (&(*part.as_ptr()).head.lent, &(*part.as_ptr()).back) };
+            // No acquire follows: the handles' count ordered every one
+            // before this `close`, and this is the last handle.
+            let lent = lent.get();
+            if lent & HELD == 0 {
+                continue; // lent nothing, holds nothing
+            }
+            let closing = CLOSED.wrapping_sub(lent - HELD);
+            if back
+                .fetch_add(closing, Ordering::AcqRel)
+                .wrapping_add(closing)
+                == CLOSED
+            {
+                self.owners.leave();
+                // SAFETY: the part's count, given back once (only this
+                // addition made `back` `CLOSED`: every guard was back);
+                // not the last count, as the caller's handle holds one.
+                unsafe { Arc::decrement_strong_count(this) };
+            }
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for Inner<T> {
+    fn drop(&mut self) {
+        self.owners.last();
+        // The caches dropped here hand their objects to the state through
+        // the pointer they were made with. While the allocation is dropped,
+        // `self` is the only way in (a `&mut` that Stacked Borrows
+        // protects), so point them at the state through `self` first.
+        let state = NonNull::from(&self.state);
+        let parts = std::mem::take(&mut lock(&self.parts).all);
+        for Lent(part) in parts {
+            // SAFETY: made by `Box::into_raw` (`part`), freed only here;
+            // every thread's use of the pool is over.
+            let mut part = unsafe { Box::from_raw(part.as_ptr()) };
+            // SAFETY: `state` is a field of this allocation, dropped after
+            // the parts, and was made by `with_owner`.
+            part.cache_mut()
+                .set_core(unsafe { StateRef::from_owned(state) }.core());
+        }
+    }
+}
+
+/// The pool of one instantiation of a generic derived struct
+/// (`Frame::<u8>::pool()`), made on first use from `config` and never
+/// freed: a `static` cannot be generic, so each instantiation gets a
+/// run-time pool, leaked, found by its type.
+///
+/// The lookup is a per-thread one-entry cache of the last instantiation
+/// this thread used (a `TypeId` compare), in front of a locked list of
+/// every instantiation. Sound because these pools are never freed: a
+/// cached pointer stays valid for the life of the process.
+#[inline]
+pub(crate) fn generic_pool<T: Reset + Send + 'static>(
+    name: Option<&'static str>,
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    let id = TypeId::of::<T>();
+    if let Some((last, pool)) = LAST_GENERIC.get() {
+        if last == id {
+            // SAFETY: stored by `generic_pool_slow` for this `TypeId`, so a
+            // `Pool<T>`, leaked, valid for ever.
+            return unsafe { pool.cast::<Pool<T>>().as_ref() };
+        }
+    }
+    generic_pool_slow(id, name, config)
+}
+
+std::thread_local! {
+    /// This thread's last generic pool: its type and its `&'static Pool<T>`.
+    /// No destructor, so it is there during thread-local destruction too.
+    static LAST_GENERIC: Cell<Option<(TypeId, NonNull<()>)>> = const { Cell::new(None) };
+}
+
+/// Every generic derived struct's pool made so far, by type.
+type GenericPools = Mutex<Vec<(TypeId, &'static (dyn Any + Send + Sync))>>;
+
+global! {
+    static GENERIC_POOLS: GenericPools = GenericPools::new(Vec::new());
+}
+
+#[cold]
+#[inline(never)]
+fn generic_pool_slow<T: Reset + Send + 'static>(
+    id: TypeId,
+    name: Option<&'static str>,
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    let mut pools = lock(&GENERIC_POOLS);
+    let found = pools
+        .iter()
+        .find(|(known, _)| *known == id)
+        .map(|&(_, pool)| pool);
+    let pool: &'static Pool<T> = match found {
+        Some(pool) => pool.downcast_ref().expect("listed under its own TypeId"),
+        None => {
+            // Made under the lock, so each instantiation gets one pool.
+            // No user code runs: `config` only names the constructor.
+            let config = config();
+            let name = name.unwrap_or_else(type_label::<T>);
+            let inner = Inner::make(Recipe::Config(config), name);
+            // SAFETY: the count `into_raw` keeps is never
+            // given back, so the allocation is never freed.
+            let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
+            pools.push((id, &inner.pool));
+            &inner.pool
+        }
+    };
+    drop(pools);
+    LAST_GENERIC.set(Some((id, NonNull::from(pool).cast())));
+    pool
+}
+
+/// Every short name made so far, by the full name it was made from.
+type Names = Mutex<Vec<(&'static str, &'static str)>>;
+
+global! {
+    static NAMES: Names = Names::new(Vec::new());
+}
+
+/// The default name of a pool of `T`s.
+pub(crate) fn type_label<T: ?Sized>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    let mut names = lock(&NAMES);
+    if let Some(&(_, short)) = names.iter().find(|(known, _)| *known == full) {
+        return short;
+    }
+    let short: &'static str = Box::leak(shorten(full).into_boxed_str());
+    names.push((full, short));
+    short
+}
+
+/// `full` with every path cut to its last segment: `a::b::C<d::E, [f::G; 2]>`
+/// becomes `C<E, [G; 2]>`.
+fn shorten(full: &str) -> String {
+    let mut short = String::with_capacity(full.len());
+    let mut path = String::new();
+    let flush = |path: &mut String, short: &mut String| {
+        let last = path.rsplit("::").next().unwrap_or_default();
+        short.push_str(last);
+        path.clear();
+    };
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            path.push(c);
+        } else {
+            flush(&mut path, &mut short);
+            short.push(c);
+        }
+    }
+    flush(&mut path, &mut short);
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn every_path_is_cut_to_its_last_segment() {
+        let cases = [
+            ("app::Job", "Job"),
+            ("d_derive::Frame<alloc::string::String>", "Frame<String>"),
+            ("alloc::vec::Vec<u8>", "Vec<u8>"),
+            (
+                "core::option::Option<alloc::boxed::Box<[u8]>>",
+                "Option<Box<[u8]>>",
+            ),
+            ("(u8, app::m::Pair<app::X, 4>)", "(u8, Pair<X, 4>)"),
+            ("[app::X; 2]", "[X; 2]"),
+            ("String", "String"),
+        ];
+        for (full, short) in cases {
+            assert_eq!(shorten(full), short, "{full}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! it; the pool lists them all (for `close` and its drop) and keeps those
 //! of exited threads for the next threads. How a thread finds its part is
 //! `lookup`'s; how a guard comes back through it, `release`'s; the end of
-//! the protocol, when the last handle goes, `crate::pool::runtime::handle`'s.
+//! the protocol, when the last handle goes, `crate::pool::runtime`'s.
 //!
 //! Invariant: the count protocol stated on [`Part`]: a part that can lend
 //! a guard holds one strong count on the pool until the pool is closed and
@@ -12,23 +12,50 @@
 //! owner thread at a time: the thread whose list (`thread`) holds it, and
 //! between two owners, none (it is on the pool's free list, its cache
 //! retired); it is freed with the pool.
+//!
+//! The way back of a guard acquired through a thread's part: its
+//! `release` and `abandon` ([`Home`]), which return the object through
+//! the pool on whatever thread drops the guard, then give back the
+//! guard's count on its part; and `Inner`'s `put`, the same return for an
+//! object with no part's count (`Pool::put`, a counted guard, a generic
+//! struct's guard).
+//!
+//! Invariant: `Part`'s count protocol (`part`): a release gives back its
+//! guard's count exactly once, last, also when the reset, the `retain`
+//! test or a destructor panics ([`GiveBack`]), and touches nothing of the
+//! pool after it unless its addition closed the part. An object goes to
+//! the part's cache only on the part's owner thread (`Part::own_cache`),
+//! else to the calling thread's own part.
+//!
+//! How a run-time pool's `Pool` reaches the calling thread's part past the
+//! memo (`Inner::part`): the thread's list of its parts
+//! (`thread`), which takes a part from the pool the first time, one an
+//! exited thread left or a new one; what the pool does with a part when
+//! its thread exits ([`Exit`]); and the `put` and `clear` of the pool's
+//! `crate::pool::Owned` (its `acquire`, past the memo, is `part`'s).
+//!
+//! Invariant: a part the lookup returns is the calling thread's own, and
+//! lives as long as the pool (`part`'s invariant): the memo and the list
+//! give only parts this thread took, and a part is handed back, its cache
+//! retired, only by its thread's exit, once the memo is off.
 
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use crossbeam_utils::CachePadded;
 
+use super::threads::{self, Exit, Memo, ONE, PartHead};
 use crate::engine::cache::RawCache;
 use crate::engine::core::CoreRef;
+use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
-use crate::pool::guard::{Home, Pooled};
-use crate::pool::owned::PartHead;
-use crate::pool::owned::{self, Memo};
+use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::PoolState;
 use crate::pool::{Owned, Pool};
 use crate::reset::Reset;
-use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, Owners};
+use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, Owners, lock};
 
 /// A run-time pool's constructor and `retain` test, as the pool keeps them.
 pub(super) type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
@@ -101,7 +128,7 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 /// closed), all modulo `usize`:
 /// - From when a thread takes it while a handle is left, the part holds
 ///   one strong count on the pool (`HELD`), taken under the pool's lock
-///   on its parts (`lookup`); so every part an acquire goes through holds
+///   on its parts (`part_slow`); so every part an acquire goes through holds
 ///   it (an acquire needs a handle, and none comes back once none is
 ///   left).
 /// - When the last handle goes, `close` adds `CLOSED` − `ONE` × guards
@@ -125,10 +152,10 @@ pub(super) struct Part<T: Reset + Send + 'static> {
     pub(super) back: CachePadded<AtomicUsize>,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
-    /// The owner's token (`owned::token`), or `owned::NOBODY` between two
+    /// The owner's token (`threads::token`), or `threads::NOBODY` between two
     /// owners: written by the owner alone, as it takes the part and as it
     /// hands it back, and read by every release of the part's guards,
-    /// which so knows whether the part is its own thread's (`owned`'s
+    /// which so knows whether the part is its own thread's (`threads`'s
     /// invariant). Beside `inner`, which those releases read anyway.
     owner: AtomicU64,
 }
@@ -156,7 +183,7 @@ impl<T: Reset + Send + 'static> Part<T> {
             head: PartHead::new(home, RawCache::new(core), reset_on),
             back: CachePadded::new(AtomicUsize::new(0)),
             inner,
-            owner: AtomicU64::new(owned::NOBODY),
+            owner: AtomicU64::new(threads::NOBODY),
         }
     }
 
@@ -187,12 +214,12 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// The caller is taking the part for its own: a new one, or one off
     /// the pool's free list, taken under the pool's lock.
     pub(super) unsafe fn own(&self) {
-        self.owner.store(owned::own_token(), Ordering::Relaxed);
+        self.owner.store(threads::own_token(), Ordering::Relaxed);
     }
 
     /// Hands the part back: the calling thread, its owner, is done with it.
     pub(super) fn disown(&self) {
-        self.owner.store(owned::NOBODY, Ordering::Relaxed);
+        self.owner.store(threads::NOBODY, Ordering::Relaxed);
     }
 
     /// The owner's cache, if the calling thread is the owner: a release's
@@ -203,7 +230,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// token.)
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn own_cache(&self) -> Option<&RawCache> {
-        if self.owner.load(Ordering::Relaxed) == owned::token() {
+        if self.owner.load(Ordering::Relaxed) == threads::token() {
             Some(self.cache())
         } else {
             None
@@ -284,14 +311,14 @@ impl<T: Reset + Send + 'static> Inner<T> {
     }
 
     /// The calling thread's part: from the thread's memo, or else through
-    /// `part_slow` (`lookup`). `None` once the thread is destroying its
+    /// `part_slow` (`part_slow`). `None` once the thread is destroying its
     /// list (see [`Memo::Off`]).
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn part(&self) -> Option<NonNull<Part<T>>> {
-        match owned::get(self.erased.id) {
+        match threads::get(self.erased.id) {
             // Recorded by `part_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
-            // it. So it is this thread's part (`owned`'s invariant).
+            // it. So it is this thread's part (`threads`'s invariant).
             Memo::Hit(part) => Some(part.cast()),
             Memo::Miss => (self.part_slow)(self),
             Memo::Off => None,
@@ -329,5 +356,267 @@ impl<T: Reset + Send + 'static> Inner<T> {
         // SAFETY: a part lives as long as its pool, which `&self` keeps
         // alive.
         self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
+    }
+}
+
+/// The home of the guards acquired through a part of a pool that resets
+/// its objects on `reset_on` and has a `retain` test if `retains`: both
+/// fixed here, so that a release reads neither.
+pub(super) fn home<T: Reset + Send + 'static>(reset_on: ResetOn, retains: bool) -> Home<T> {
+    Home {
+        release: match (reset_on, retains) {
+            (ResetOn::Release, false) => part_release::<T, true, false>,
+            (ResetOn::Release, true) => part_release::<T, true, true>,
+            (ResetOn::Acquire, false) => part_release::<T, false, false>,
+            (ResetOn::Acquire, true) => part_release::<T, false, true>,
+        },
+        abandon: part_abandon::<T>,
+    }
+}
+
+/// Gives a guard's count back to its part when dropped, also when the
+/// reset, the `retain` test or a destructor on the way panics; with the
+/// part's pool, read once.
+struct GiveBack<T: Reset + Send + 'static> {
+    part: NonNull<Part<T>>,
+    inner: NonNull<Inner<T>>,
+}
+
+impl<T: Reset + Send + 'static> GiveBack<T> {
+    /// The count of the guard whose home is `home`, a part's.
+    ///
+    /// # Safety
+    ///
+    /// `home` is a part's, and the caller gives up the count of a guard
+    /// acquired through it.
+    unsafe fn new(home: NonNull<Home<T>>) -> Self {
+        let part = home.cast::<Part<T>>();
+        // SAFETY: the guard's count keeps the part alive; `inner` is never
+        // written after the part is made.
+        let inner = unsafe { (*part.as_ptr()).inner() };
+        GiveBack { part, inner }
+    }
+
+    /// The part and its pool, alive until `self` drops.
+    fn get(&self) -> (&Part<T>, &Inner<T>) {
+        // SAFETY: the guard's count keeps the part's hold, and so the
+        // pool, alive until `self` drops; other threads write only the
+        // part's atomics.
+        unsafe { (self.part.as_ref(), self.inner.as_ref()) }
+    }
+}
+
+impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
+    fn drop(&mut self) {
+        // SAFETY: the guard's part and count, given up by its home's call.
+        unsafe { give_back(self.part, self.inner) };
+    }
+}
+
+/// The `release` of a guard acquired through a thread's part ([`Home`]):
+/// returns the object through the pool, on whatever thread this is, then
+/// gives back the guard's count on the part. `RESET` is whether the pool
+/// resets on release (its `reset_on`) and `RETAIN` whether it has a
+/// `retain` test, both fixed when the part is made.
+fn part_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool>(
+    home: NonNull<Home<T>>,
+    value: Released<T>,
+) {
+    // SAFETY: a part's guard, whose count its home's call gives up.
+    let give_back = unsafe { GiveBack::new(home) };
+    let (here, inner) = give_back.get();
+    let reset_on = if RESET {
+        ResetOn::Release
+    } else {
+        ResetOn::Acquire
+    };
+    if let Some(value) = inner.pool.prepare_as(value.0, reset_on, RETAIN) {
+        let now = epoch().now();
+        // The guard's own part, if this thread owns it (the common case:
+        // released where it was acquired); else this thread's part.
+        match here.own_cache() {
+            Some(cache) => inner.pool.give(Some(cache), value, now),
+            None => inner.give_here(value, now),
+        }
+    }
+}
+
+/// The `abandon` of a guard acquired through a thread's part ([`Home`]).
+fn part_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    // SAFETY: a part's guard, whose count its home's call gives up.
+    let give_back = unsafe { GiveBack::new(home) };
+    give_back.get().1.pool.abandon(value);
+}
+
+/// Gives back a guard's count on the part it was acquired through, and the
+/// part's count on the pool if that was the closed part's last guard
+/// (`Part`'s invariant).
+///
+/// # Safety
+///
+/// `part` is a guard's part, `inner` its pool (read before: once the
+/// addition is done the part may be gone), and the guard gives its count
+/// up: nothing of the pool may be used by the caller after this call.
+unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>, inner: NonNull<Inner<T>>) {
+    // SAFETY: alive by the guard's count; `back` is only reached as an
+    // atomic.
+    let back = unsafe { &(*part.as_ptr()).back };
+    if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
+        // SAFETY: the part's count on the pool, which only this release
+        // gives back.
+        unsafe { let_go(inner) };
+    }
+}
+
+/// Gives back a closed part's strong count on its pool: a call of its own,
+/// so that a release keeps no stack for the `Arc`'s drop.
+///
+/// # Safety
+///
+/// The caller gives back the part's count (`Part`'s invariant); `inner`
+/// has `Arc::as_ptr`'s provenance.
+#[cold]
+#[inline(never)]
+unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        (*inner.as_ptr()).owners.leave();
+        Arc::decrement_strong_count(inner.as_ptr().cast_const());
+    }
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// [`Pool::put`](crate::Pool::put), knowing where the caches are; also
+    /// the release of a guard that holds no part (`crate::pool::runtime`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(super) fn put(&self, value: Boxed<T>) {
+        if let Some(value) = self.pool.prepare(value) {
+            self.give_here(value, epoch().now());
+        }
+    }
+
+    /// Returns a prepared `value` through the calling thread's cache: a
+    /// release on a thread other than its part's owner (a call of its
+    /// own, so that the owner's release keeps nothing for it).
+    #[inline(never)]
+    fn give_here(&self, value: Boxed<T>, now: u64) {
+        self.pool.give(self.cache(), value, now);
+    }
+}
+
+impl<T: Reset + Send + 'static> Inner<T> {
+    /// A part for a thread that has none: one an exited thread handed
+    /// back, with a new cache, or a new one; with the pool, for the
+    /// thread's list. `this` is the pool, with `Arc::as_ptr`'s provenance.
+    fn take_part(&self, this: NonNull<Inner<T>>) -> (Weak<dyn Exit>, NonNull<()>) {
+        let core = self.pool.state.core();
+        let mut parts = lock(&self.parts);
+        let part = match parts.free.pop() {
+            Some(Lent(part)) => {
+                self.hold_unless_closed(&parts, part);
+                drop(parts);
+                // SAFETY: off the free list, so this thread owns it now and
+                // has not used it; its last owner put it there under the
+                // lock just released.
+                unsafe { part.as_ref().renew(core) };
+                // SAFETY: as above.
+                unsafe { part.as_ref().own() };
+                part
+            }
+            None => {
+                // The new part's cache registers with the pool's core:
+                // not under this lock.
+                drop(parts);
+                let config = &self.pool.config;
+                let retains = config.retain.is_some();
+                let home = home(config.reset_on, retains);
+                let part = Box::new(Part::new(this, core, home, config.reset_on));
+                // SAFETY: from `Box::into_raw`, so not null, with the
+                // provenance of the whole box, which only the pool's drop
+                // frees.
+                let part = unsafe { NonNull::new_unchecked(Box::into_raw(part)) };
+                // SAFETY: made for this thread, not yet listed.
+                unsafe { part.as_ref().own() };
+                let mut parts = lock(&self.parts);
+                parts.all.push(Lent(part));
+                self.hold_unless_closed(&parts, part);
+                part
+            }
+        };
+        // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
+        // `&Pool` holds a strong count for the call, which `ManuallyDrop`
+        // leaves as it is: this only makes a `Weak`.
+        let pool = ManuallyDrop::new(unsafe { Arc::from_raw(this.as_ptr().cast_const()) });
+        let pool: Weak<Inner<T>> = Arc::downgrade(&pool);
+        (pool, part.cast())
+    }
+
+    /// Makes `part`, which the calling thread is taking, hold the pool,
+    /// unless the pool is closed: so every part an acquire reaches holds
+    /// it (an acquire needs a handle, and handles never come back once
+    /// none is left), and lending a guard is one addition. `_parts` is the
+    /// pool's lock on its parts, held: `close`, which looks at every part
+    /// under it, then either finds the part held or has run before and
+    /// left no handle.
+    fn hold_unless_closed(&self, _parts: &Parts<T>, part: NonNull<Part<T>>) {
+        if self.handles.load(Ordering::Relaxed) != 0 {
+            // SAFETY: the calling thread is taking the part, under the
+            // lock; the caller's `&Pool` (or guard) keeps the pool alive.
+            unsafe { part.as_ref().hold() };
+        }
+    }
+}
+
+impl<T: Reset + Send + 'static> Exit for Inner<T> {
+    fn exit(self: Arc<Self>, part: NonNull<()>) {
+        let part = part.cast::<Part<T>>();
+        // SAFETY: the exiting thread's part of this pool, which the strong
+        // count keeps alive; the thread is its owner, done with it (its
+        // memo is off).
+        let part_ref = unsafe { part.as_ref() };
+        part_ref.cache().retire();
+        part_ref.disown();
+        lock(&self.parts).free.push(Lent(part));
+        self.owners.leave();
+    }
+}
+
+/// The calling thread's part of the pool `inner`, when its memo has none:
+/// through the thread's list, then recorded in the memo. What
+/// `Inner::part` calls, through the pool's `part_slow`.
+#[cold]
+#[inline(never)]
+pub(super) fn part_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<NonNull<Part<T>>> {
+    let id = inner.erased.id;
+    let part = threads::part(id, || inner.take_part(inner.this()))?;
+    threads::set(id, part);
+    Some(part.cast())
+}
+
+/// The `put` of a run-time pool's `Pool` (`crate::pool::Owned`): files a
+/// counted `Pool::put` through the calling thread's part, as a release.
+///
+/// # Safety
+///
+/// As for `part`'s `acquire_erased`: `inner` is the live allocation of a run-time
+/// pool of `T`s, with the provenance of all of it.
+pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, value: Boxed<T>) {
+    // SAFETY: the caller's promise; the caller's `&Pool`, in the
+    // allocation, keeps it alive for the call.
+    unsafe { inner.cast::<Inner<T>>().as_ref() }.put(value);
+}
+
+/// The own-cache half of a run-time pool's `Pool::clear`
+/// (`crate::pool::Owned`): empties the calling thread's part's cache, the
+/// one cache reachable where rotation reaches none.
+///
+/// # Safety
+///
+/// As for [`put_erased`].
+pub(super) unsafe fn clear_erased<T: Reset + Send + 'static>(inner: NonNull<()>) {
+    // SAFETY: as in `put_erased`.
+    let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
+    if let Some(cache) = inner.cache() {
+        cache.clear();
     }
 }

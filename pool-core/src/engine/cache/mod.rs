@@ -1,5 +1,5 @@
 //! A thread's cache of one pool, [`RawCache`]: its fast paths and its slow
-//! paths (refill, spill, by the cache's own policy, `crate::engine::policy`),
+//! paths (refill, spill, by the cache's own policy, `policy`),
 //! and the typed handle a static pool's `thread_local!` holds,
 //! [`LocalCache`]. A run-time pool's each thread's part holds a `RawCache`.
 //! The cache is a stack of idle objects that only its thread touches, so
@@ -7,7 +7,7 @@
 //!
 //! Invariants:
 //! 1. The cache holds at most its `thread_capacity` objects, all released
-//!    in the epoch it records (`crate::engine::policy`'s invariant, with
+//!    in the epoch it records (`policy`'s invariant, with
 //!    the bounds given when the cache is made, the pool's `Bounds`).
 //! 2. Its objects live in a [`Slot`](crate::engine::slot::Slot) on the
 //!    heap, which the owner enters for each operation and a rotation may
@@ -25,7 +25,35 @@
 //! Everything here but [`LocalCache`] is on erased objects (compiled once
 //! in pool-core); the typed handle's fast paths, inlined where the pool is
 //! used, only turn the erased pointer back into the box. Where a cache's
-//! objects go when it ends or is cleared is `crate::engine::drain`'s.
+//! objects go when it ends or is cleared is below, with the thread's exit list.
+//!
+//! A static pool's thread cache, [`ThreadCache`]: what its `thread_local!`
+//! holds, a constant with no destructor, so that the thread-local has no
+//! lazy initialisation and no state to check, and no machinery of its own
+//! per pooled type (docs/PERFORMANCE.md, "Compile cost of the derive").
+//! It starts [unset](RawCache::unset); the thread's first slow path on the
+//! pool registers it ([`RawCache::register`]) and lists it in the thread's
+//! one exit list ([`EXITING`]), whose destructor retires it at the
+//! thread's exit, as a cache's own `Drop` would.
+//!
+//! Invariant: an unset cache's slot is [`UNSET`], which no thread enters
+//! (its gate is closed for ever, so the fast paths back off, and
+//! `enter_slow`, `retire` and `Drop` pass an unset cache over); its core
+//! is its pool's once a slow path has handed it one, else read by
+//! nothing. A registered static cache is in its thread's exit list until
+//! the thread's exit retires it, frees its slot and sets it back to
+//! `UNSET`, retired: every later use goes to the shared store.
+//!
+//! Where a thread's cache's objects go when it stops keeping them: at its
+//! thread's exit ([`RawCache::retire`], then its `Drop`), to the shared
+//! store for other threads; for `Pool::clear`, expired.
+//!
+//! Invariant: a retired cache is out of its pool's registry, holds nothing,
+//! and is passed over by every slow path from then on (`RawCache::enter_slow`),
+//! so that a later thread-local destructor that uses the pool goes to the
+//! shared store; its slot is freed only by the cache's `Drop`.
+
+pub(crate) mod policy;
 
 use std::cell::Cell;
 use std::ptr::NonNull;
@@ -34,14 +62,15 @@ use crossbeam_utils::CachePadded;
 
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
-use crate::engine::graveyard::Graveyard;
-use crate::engine::policy::Local;
-use crate::engine::slot::{Entered, Slot, bump, epoch};
+use crate::engine::slot::{self, Entered, Slot, bump, epoch};
+use crate::engine::store::Graveyard;
+use crate::sync::{lock, modelled, not_modelled};
+use policy::Local;
 
 /// A thread's cache without its type: what every slow path works on, and
 /// what a static pool's `thread_local!` holds (in a `ThreadCache`).
 pub(crate) struct RawCache {
-    /// Its slot; an unset cache's is `crate::engine::unset`'s, until then.
+    /// Its slot; an unset cache's is `UNSET`, until then.
     pub(super) slot: Cell<NonNull<CachePadded<Slot<Local>>>>,
     /// The pool's shared half (misses, overflows, the thread's exit go
     /// there); `CoreRef::NONE` while unset.
@@ -84,7 +113,7 @@ impl RawCache {
     pub(super) fn core(&self) -> &PoolCore {
         // SAFETY: not `CoreRef::NONE`: a cache is made with its core, or
         // unset, and then handed one by its first slow path before anything
-        // reads it (`crate::engine::unset`).
+        // reads it (`RawCache::unset`).
         unsafe { self.core.get().get() }
     }
 
@@ -428,5 +457,270 @@ crate::sync::modelled! {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             self.raw.fmt(f)
         }
+    }
+}
+
+not_modelled! {
+    use std::cell::RefCell;
+    use std::mem::ManuallyDrop;
+
+    /// A static pool's cache, as its `thread_local!` holds it: never
+    /// dropped by the thread-local (so it needs no destructor state),
+    /// retired at the thread's exit by [`EXITING`] once registered.
+    #[doc(hidden)]
+    #[repr(transparent)]
+    pub struct ThreadCache(ManuallyDrop<RawCache>);
+
+    impl ThreadCache {
+        /// An [`unset`](RawCache::unset) cache.
+        ///
+        /// # Safety
+        ///
+        /// As for [`RawCache::unset`]; and the value is a thread-local's,
+        /// on the thread that uses it (its exit list holds a pointer to it).
+        #[must_use]
+        pub const unsafe fn unset() -> Self {
+            // SAFETY: the caller's promise.
+            ThreadCache(ManuallyDrop::new(unsafe { RawCache::unset() }))
+        }
+    }
+}
+
+modelled! {
+    /// Under loom, a static pool's cache is dropped by its (loom)
+    /// thread-local, as a run-time pool's part's is.
+    #[doc(hidden)]
+    #[repr(transparent)]
+    pub struct ThreadCache(pub(crate) RawCache);
+}
+
+impl std::fmt::Debug for ThreadCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.raw().fmt(f)
+    }
+}
+
+impl ThreadCache {
+    /// The cache.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn raw(&self) -> &RawCache {
+        &self.0
+    }
+}
+
+not_modelled! {
+    /// The static pools' caches this thread has registered, retired at its
+    /// exit (a static pool's `thread_local!` does not drop its cache).
+    struct Exiting(RefCell<Vec<NonNull<RawCache>>>);
+
+    std::thread_local! {
+        static EXITING: Exiting = const { Exiting(RefCell::new(Vec::new())) };
+    }
+
+    impl Drop for Exiting {
+        fn drop(&mut self) {
+            // A cache retired here may be used by a later destructor; one
+            // registered meanwhile cannot be listed (this list is gone), so
+            // it is retired at once (`register_unset`).
+            for cache in std::mem::take(self.0.get_mut()) {
+                // SAFETY: a thread-local of this thread
+                // (`ThreadCache::unset`), alive until every thread-local
+                // destructor has run.
+                unsafe { cache.as_ref() }.exit();
+            }
+        }
+    }
+
+    impl RawCache {
+        /// The thread's exit, for a registered static pool's cache: retired
+        /// (its objects to the shared store), its slot freed, and set back
+        /// to `UNSET`, retired, for any later use.
+        fn exit(&self) {
+            self.retire();
+            let registered = self.slot.replace(unset_slot());
+            // SAFETY: `retire` took the slot out of the registry, and the
+            // cache, its only other user, points to `UNSET` from now on.
+            unsafe { slot::free(registered) };
+        }
+
+        /// A static pool's cache as its `thread_local!` holds it before the
+        /// thread's first slow path on the pool: no slot of its own, no
+        /// pool, nothing allocated, so the thread-local is a constant and
+        /// its machinery is compiled once for every pool. Its slot is the
+        /// closed [`UNSET`], which the fast paths back off from; the first
+        /// slow path registers it with the pool it is handed
+        /// ([`RawCache::register`]).
+        ///
+        /// # Safety
+        ///
+        /// The cache is handed to slow paths only with one pool's core,
+        /// which outlives the cache (a static pool's: `pool!`).
+        #[must_use]
+        pub(crate) const unsafe fn unset() -> Self {
+            RawCache {
+                slot: Cell::new(unset_slot()),
+                core: Cell::new(CoreRef::NONE),
+                retired: Cell::new(false),
+            }
+        }
+
+        /// Whether the cache is [`unset`](RawCache::unset): no slot of its
+        /// own yet.
+        #[inline]
+        pub(super) fn is_unset(&self) -> bool {
+            std::ptr::eq(self.slot.get().as_ptr().cast_const(), &raw const UNSET.0)
+        }
+
+        /// Lists a registered static cache in the thread's exit list;
+        /// `false` if the list is gone (the thread is exiting).
+        fn list_for_exit(&self) -> bool {
+            let me = NonNull::from(self);
+            EXITING.try_with(|exiting| exiting.0.borrow_mut().push(me)).is_ok()
+        }
+    }
+
+    /// A pointer to [`UNSET`].
+    const fn unset_slot() -> NonNull<CachePadded<Slot<Local>>> {
+        // SAFETY: a pointer to a static is never null.
+        unsafe { NonNull::new_unchecked((&raw const UNSET.0).cast_mut()) }
+    }
+
+    /// The slot of every [`unset`](RawCache::unset) cache: closed for
+    /// ever, so the fast paths back off from it, and entered by nothing
+    /// else (the slow paths register a slot of the cache's own first, and
+    /// `enter_slow`, `retire` and `Drop` pass an unset cache over).
+    static UNSET: Unset = Unset(CachePadded::new(Slot::closed(Local::EMPTY)));
+
+    /// [`UNSET`]'s type.
+    struct Unset(CachePadded<Slot<Local>>);
+
+    // SAFETY: no thread reaches the slot's contents or its lock (its gate
+    // is never open, and no slow path enters it); the fast paths only load
+    // and store `busy` and load the gate, atomics, and back off.
+    unsafe impl Sync for Unset {}
+}
+
+modelled! {
+    impl RawCache {
+        /// No cache is unset under loom: a model's static cache is made
+        /// registered.
+        pub(super) fn is_unset(&self) -> bool {
+            false
+        }
+
+        /// Nothing to list: a model's thread-local drops its cache.
+        fn list_for_exit(&self) -> bool {
+            true
+        }
+    }
+}
+
+impl RawCache {
+    /// Registers an [`unset`](RawCache::unset) cache with its pool, whose
+    /// core is `core`, on its thread's first slow path; nothing for any
+    /// other cache, or a retired one.
+    #[inline]
+    pub(super) fn register(&self, core: &PoolCore) {
+        if self.is_unset() && !self.retired.get() {
+            self.register_unset(core);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn register_unset(&self, core: &PoolCore) {
+        // SAFETY: the core an unset cache is handed with outlives it
+        // (`RawCache::unset`'s promise).
+        let core = unsafe { CoreRef::new(NonNull::from(core)) };
+        self.core.set(core);
+        if !self.list_for_exit() {
+            // The thread's exit list is gone: nothing would retire a
+            // slot, so the cache goes to the shared store from now on.
+            self.retired.set(true);
+            return;
+        }
+        let (slot, _) = Self::registered(core);
+        self.slot.set(slot);
+    }
+}
+
+impl RawCache {
+    /// Hands the cache's idle objects to the shared store and its counters
+    /// to the pool's totals, for good: what the thread's exit does. Later
+    /// calls do nothing, so a loom model can retire a cache before loom
+    /// drops it (loom runs a thread's local destructors outside the model's
+    /// execution, where no modelled lock may be taken).
+    #[inline(never)]
+    pub(crate) fn retire(&self) {
+        if self.retired.replace(true) || self.is_unset() {
+            return;
+        }
+        // Out of the registry first: no rotation can reach the slot after
+        // this, so the owner needs no handshake to empty it.
+        lock(&self.core().caches).remove(self.slot.get());
+        // SAFETY: unregistered, and this is its owner, outside any
+        // operation (`retire` runs no user code before this point).
+        let contents = unsafe { self.slot().contents_unregistered() };
+        // SAFETY: as above; this is the only reference to the contents.
+        let local = unsafe { contents.deref() };
+        let now = self.core().register();
+        let len = local.items.len();
+        let mut store = self.core().shared.lock(now);
+        let (epoch, capacity) = (local.epoch, local.capacity);
+        store.put_from(&mut local.items, ..len, epoch, capacity);
+        // A retired cache that is used again (by a later thread-local's
+        // destructor) is passed over by the slow paths, and has no room for
+        // the fast ones: it holds nothing from now on.
+        local.items = Vec::new();
+        let dead = store.unlock();
+        // This runs in a thread-local's destructor, where a panic aborts the
+        // process: a destructor's panic (already reported by the panic hook)
+        // goes no further. The graveyard destroys every object either way.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(dead)));
+    }
+
+    /// Drops this cache's idle objects, for `Pool::clear` on the owner's
+    /// thread: through the owner's slow entry, so it works where rotation
+    /// cannot reach caches (no heavy barrier). Counted as dropped by
+    /// rotation; the destructors run after the slot and the store are
+    /// left. Does nothing if the cache is retired or the owner is inside
+    /// an operation on the pool (a destructor the pool runs calling
+    /// `clear`).
+    #[inline(never)]
+    pub(crate) fn clear(&self) {
+        let dead = {
+            let Some(mut entered) = self.enter_slow() else {
+                return;
+            };
+            let local = entered.get();
+            let items = std::mem::take(&mut local.items);
+            let epoch = local.epoch;
+            if items.is_empty() {
+                entered.open(epoch);
+                return;
+            }
+            let now = self.core().register();
+            let mut store = self.core().shared.lock(now);
+            store.expire(items);
+            entered.open(epoch);
+            drop(entered);
+            store.unlock()
+        };
+        drop(dead);
+    }
+}
+
+impl Drop for RawCache {
+    /// The thread is exiting: its idle objects go to the shared store, so
+    /// that another thread can use them (or rotation can reclaim them), and
+    /// its counters to the pool's totals.
+    fn drop(&mut self) {
+        self.retire();
+        if self.is_unset() {
+            return; // its slot is the static `UNSET`
+        }
+        // SAFETY: `retire` took the slot out of the registry, and this
+        // handle, its only other user, is going away.
+        unsafe { slot::free(self.slot.get()) };
     }
 }
