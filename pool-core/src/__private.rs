@@ -55,8 +55,10 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
 /// The returned pool must be the initializer of a `static`: its guards
 /// point to it and hold nothing (`crate::pool::declare`'s invariant).
 pub const unsafe fn finish<T: Reset + Send + 'static>(
-    config: PoolConfig<T>,
-    (local, state): (&'static LocalKey<ThreadCache>, &'static PoolState<T>),
+    (config, (local, state)): (
+        PoolConfig<T>,
+        (&'static LocalKey<ThreadCache>, &'static PoolState<T>),
+    ),
     release: fn(std::ptr::NonNull<Home<T>>, Released<T>),
 ) -> Pool<T> {
     // SAFETY: the caller's promise.

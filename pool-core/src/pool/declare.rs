@@ -43,6 +43,10 @@ use crate::sync::LocalKey;
 /// struct (each instantiation gets a pool of its own), or make pools at run
 /// time with [`Pool::builder`](crate::Pool::builder).
 ///
+/// The expansion names what it declares and binds in the `__pool_core_`
+/// space (`__POOL_CORE_STATE`, `__pool_core_value`): any other name, of a
+/// static, a constant, a type or a module, is yours to use next to it.
+///
 /// The initializer is evaluated at compile time, so it cannot use run-time
 /// values. A `move` closure as the constructor gets
 /// ``error: a `pool!` static is made at compile time, so its constructor
@@ -60,9 +64,12 @@ use crate::sync::LocalKey;
 // evaluated once, as that constant, so that the state gets the pool's
 // bounds (a user's path in it, a module or a type, is in the type
 // namespace; only a value of its own named like these three would be
-// hidden). `$name` is used outside that block. Every path is absolute
-// (`$crate`, `::core`), and std is reached through `$crate` for
-// `#![no_std]` crates.
+// hidden). `$name` is used outside that block. It binds no local with
+// `let`, and its one parameter is named in the `__pool_core_` space: a
+// binding cannot be named like a static, a constant or a unit struct in
+// scope, and `macro_rules!` hygiene does not keep the user's items out.
+// Every path is absolute (`$crate`, `::core`), and std is reached through
+// `$crate` for `#![no_std]` crates.
 #[macro_export]
 macro_rules! pool {
     // A `move` closure as the constructor means it captures, which a
@@ -102,42 +109,47 @@ macro_rules! pool {
     ) => {
         $(#[$attr])*
         $vis static $name: $ty = {
-            let (config, parts) = {
-                const __POOL_CORE_CONFIG: $crate::PoolConfig<
-                    <$ty as $crate::__private::PoolType>::Item,
-                > = $init;
-                static __POOL_CORE_STATE: $crate::__private::PoolState<
-                    <$ty as $crate::__private::PoolType>::Item,
-                > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
-                $crate::__private::thread_local! {
-                    static __POOL_CORE_LOCAL: $crate::__private::ThreadCache = const {
-                        // SAFETY: the key goes only to the pool `finish`
-                        // makes below, a static, whose core is in the
-                        // static state; the value is a thread-local.
-                        unsafe { $crate::__private::ThreadCache::unset() }
-                    };
-                }
-                (__POOL_CORE_CONFIG, (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE))
-            };
-            let release = {
-                // A named `fn` rather than a closure, so that it can be
-                // `inline(always)`: a derived struct's release, with the
-                // template's check in its reset, is otherwise called, not
-                // inlined.
-                #[allow(clippy::inline_always)]
-                #[cfg_attr(not(debug_assertions), inline(always))]
-                fn __pool_core_release(
-                    _: ::core::ptr::NonNull<
-                        $crate::__private::Home<<$ty as $crate::__private::PoolType>::Item>,
-                    >,
-                    value: $crate::__private::Released<<$ty as $crate::__private::PoolType>::Item>,
-                ) {
-                    $crate::__private::release(&$name, value)
-                }
-                __pool_core_release
-            };
             // SAFETY: this is the initializer of the static `$name`.
-            unsafe { $crate::__private::finish(config, parts, release) }
+            unsafe {
+                $crate::__private::finish(
+                    {
+                        const __POOL_CORE_CONFIG: $crate::PoolConfig<
+                            <$ty as $crate::__private::PoolType>::Item,
+                        > = $init;
+                        static __POOL_CORE_STATE: $crate::__private::PoolState<
+                            <$ty as $crate::__private::PoolType>::Item,
+                        > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
+                        $crate::__private::thread_local! {
+                            static __POOL_CORE_LOCAL: $crate::__private::ThreadCache = const {
+                                // SAFETY: the key goes only to the pool `finish`
+                                // makes here, a static, whose core is in the
+                                // static state; the value is a thread-local.
+                                unsafe { $crate::__private::ThreadCache::unset() }
+                            };
+                        }
+                        (__POOL_CORE_CONFIG, (&__POOL_CORE_LOCAL, &__POOL_CORE_STATE))
+                    },
+                    {
+                        // A named `fn` rather than a closure, so that it can be
+                        // `inline(always)`: a derived struct's release, with the
+                        // template's check in its reset, is otherwise called, not
+                        // inlined.
+                        #[allow(clippy::inline_always)]
+                        #[cfg_attr(not(debug_assertions), inline(always))]
+                        fn __pool_core_release(
+                            _: ::core::ptr::NonNull<
+                                $crate::__private::Home<<$ty as $crate::__private::PoolType>::Item>,
+                            >,
+                            __pool_core_value: $crate::__private::Released<
+                                <$ty as $crate::__private::PoolType>::Item,
+                            >,
+                        ) {
+                            $crate::__private::release(&$name, __pool_core_value)
+                        }
+                        __pool_core_release
+                    },
+                )
+            }
         };
     };
 }

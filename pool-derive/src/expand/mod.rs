@@ -12,33 +12,30 @@
 //!             // One pass over the fields, for every use of them: a field's
 //!             // kind (its `Reset`, nothing for a `Clone` type without one,
 //!             // or an error at the field) is picked once, at compile time.
-//!             // With no template (`None`) it resets each field, or, in the
-//!             // template's one probe, records whether the constructor's
-//!             // value differs from the reset one; with the template, it
-//!             // copies back the fields that differ and resets the others.
+//!             // The pass resets each field; in the template's one probe it
+//!             // records whether the constructor's value differs from the
+//!             // reset one; in a restore it copies back the fields that
+//!             // differ and resets the others.
 //!             #[cfg_attr(not(debug_assertions), inline(always))]
-//!             fn __pool_fields(__this: &mut Request, __from: Option<&Request>, __pass: &mut Pass<'_>) {
-//!                 match (__from, (&&&&&Probe::of(&__this.name)).kind()) {
-//!                     (Some(__from), __kind) => __kind.restore(&mut __this.name, &__from.name, __pass),
-//!                     (None, __kind) => __kind.reset(&mut __this.name, __pass),
-//!                 }
+//!             fn __pool_fields(__pool_core_this: &mut Request, __pool_core_pass: &mut Pass<'_>) {
+//!                 (&&&&&Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);
 //!                 // ... the same for `body`, then its shrink:
-//!                 <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);
+//!                 <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __pool_core_this.body, 65536);
 //!                 // Fields with attributes: in a reset, not in the probe.
-//!                 if __pass.resets() { __this.mode = <Mode as ::core::default::Default>::default(); }
-//!                 if __pass.resets() { reset_scores(&mut __this.scores); }
+//!                 if __pool_core_pass.resets() { __pool_core_this.mode = <Mode as ::core::default::Default>::default(); }
+//!                 if __pool_core_pass.resets() { reset_scores(&mut __pool_core_this.scores); }
 //!             }
-//!             let __template = {
+//!             let __pool_core_template = {
 //!                 static __POOL_TEMPLATE: Template = Template::new();
 //!                 &__POOL_TEMPLATE
 //!             };
-//!             if __template.is_clean() {
-//!                 __pool_fields(self, None, &mut Pass::clear());
+//!             if __pool_core_template.is_clean() {
+//!                 __pool_fields(self, &mut Pass::clear());
 //!             } else {
 //!                 // Cold, out of line: the first time, makes the template
 //!                 // and probes it; then restores from it if it differs.
-//!                 __template.restore(self, __pool_fields, <Request as Poolable>::create,
-//!                     (&&Share::<Request>::new()).access());
+//!                 unsafe { __pool_core_template.restore(self, __pool_fields, <Request as Poolable>::create,
+//!                     (&&Share::<Request>::new()).access()) };
 //!             }
 //!         }
 //!     }
@@ -72,7 +69,10 @@
 //! Invariant: the output reaches the runtime only through the crate path
 //! (`::pool_core`, or `#[pool(crate = path)]`), and only through its public
 //! items and `__private`; it all sits in one `const _` block, so it adds no
-//! name to the user's scope.
+//! name to the user's scope; and every local it binds (a `let`, a nested
+//! function's parameter) is named in the `__pool_core_` space, since a
+//! binding named like a static, a constant or a unit struct in the user's
+//! scope does not compile.
 //!
 //! The impls and their bounds are made here; the body of `Poolable::pool`
 //! in `pool`, that of `Reset::reset` in `reset`.
@@ -142,7 +142,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
         // Through a typed `let`, so a constructor of the wrong type is
         // reported at the path as "expected `fn() -> Request`".
         let path = &new.value;
-        quote_spanned!(at(path.span())=> let __create: fn() -> Self = #path; __create())
+        quote_spanned!(at(path.span())=> let __pool_core_create: fn() -> Self = #path; __pool_core_create())
     } else if generic {
         // `Self`: the bare name would lack its parameters.
         quote_spanned! {at(ident.span())=>

@@ -52,8 +52,8 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         };
         quote_spanned! {at(set.value.span())=>
             .retain({
-                let __retain: fn(&#this) -> bool = #path;
-                __retain
+                let __pool_core_retain: fn(&#this) -> bool = #path;
+                __pool_core_retain
             })
         }
     });

@@ -97,8 +97,8 @@ pub(super) fn reset_body(
         #[cfg_attr(not(debug_assertions), inline(always))]
         #bounds
         fn __pool_fields #fn_generics (
-            __this: &mut #ty,
-            __pass: &mut #krate::__private::Pass<'_>,
+            __pool_core_this: &mut #ty,
+            __pool_core_pass: &mut #krate::__private::Pass<'_>,
         ) #fn_where {
             #kinds
             #(#pass)*
@@ -111,11 +111,11 @@ pub(super) fn reset_body(
         {
             #[allow(unused_imports)]
             use #krate::__private::{LockedTemplate as _, ShareTemplate as _};
-            // SAFETY: `__template` is this struct's own (a static in this
+            // SAFETY: `__pool_core_template` is this struct's own (a static in this
             // reset, or its pool's state), and the pass is its
             // `__pool_fields`, as `restore` asks.
             unsafe {
-                __template.restore(
+                __pool_core_template.restore(
                     self,
                     __pool_fields #turbofish,
                     <#ty as #krate::Poolable>::create,
@@ -137,8 +137,8 @@ pub(super) fn reset_body(
     };
     let body = quote! {
         #fields_fn
-        let __template = #template;
-        if __template.is_clean() {
+        let __pool_core_template = #template;
+        if __pool_core_template.is_clean() {
             __pool_fields(self, &mut #krate::__private::Pass::clear());
         } else #restore
     };
@@ -239,7 +239,7 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
         // it from the template.
         let place = place(this, member, span);
         quote_spanned! {span=>
-            (&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place, __pass);
+            (&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place, __pool_core_pass);
         }
     };
     let shrink = shrink_field(krate, shape, this, field);
@@ -256,7 +256,7 @@ fn pass_field(krate: &Path, shape: &Shape<'_>, field: &Field<'_>) -> TokenStream
     if field.is_plain() || clear.is_empty() {
         clear
     } else {
-        quote!(if __pass.resets() { #clear })
+        quote!(if __pool_core_pass.resets() { #clear })
     }
 }
 
@@ -282,7 +282,7 @@ fn shrink_field(
 enum This {
     /// In `reset` itself: `self`.
     Method,
-    /// In the template's nested functions: `__this`.
+    /// In the template's nested functions: `__pool_core_this`.
     Nested,
 }
 
@@ -307,7 +307,7 @@ impl ToTokens for This {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match self {
             This::Method => quote!(self).to_tokens(tokens),
-            This::Nested => quote!(__this).to_tokens(tokens),
+            This::Nested => quote!(__pool_core_this).to_tokens(tokens),
         }
     }
 }

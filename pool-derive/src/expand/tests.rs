@@ -123,18 +123,18 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
     };
     let items = expand(&input);
     let expected = strings(&[
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.name)).kind().reset(&mut __this.name, __pass);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.age)).kind().reset(&mut __this.age, __pass);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.tags)).kind().reset(&mut __this.tags, __pass);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.body)).kind().reset(&mut __this.body, __pass);),
-        quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __this.body, 65536);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.age)).kind().reset(&mut __pool_core_this.age, __pool_core_pass);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.tags)).kind().reset(&mut __pool_core_this.tags, __pool_core_pass);),
+        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.body)).kind().reset(&mut __pool_core_this.body, __pool_core_pass);),
+        quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __pool_core_this.body, 65536);),
         // Fields with attributes are reset, and left alone by the probe of
         // the template.
-        quote!(if __pass.resets() {
-            __this.mode = <Mode as ::core::default::Default>::default();
+        quote!(if __pool_core_pass.resets() {
+            __pool_core_this.mode = <Mode as ::core::default::Default>::default();
         }),
-        quote!(if __pass.resets() {
-            reset_scores(&mut __this.scores);
+        quote!(if __pool_core_pass.resets() {
+            reset_scores(&mut __pool_core_this.scores);
         }),
     ]);
     assert_eq!(reset_statements(&items), expected);
@@ -152,7 +152,7 @@ fn the_pool_is_a_typed_static_with_the_struct_capacities() {
     let poolable = quote!(#(#output)*).to_string();
     for expected in [
         quote!(#[automatically_derived] impl ::pool_core::Poolable for Request),
-        quote!(let __create: fn() -> Self = Self::make; __create()),
+        quote!(let __pool_core_create: fn() -> Self = Self::make; __pool_core_create()),
         quote! {
             ::pool_core::pool! {
                 @named ::core::stringify!(Request) =>
@@ -178,9 +178,9 @@ fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
         struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
     };
     let expected = strings(&[
-        quote!((& & & & &::pool_core::__private::Probe::of(&__this.0)).kind().reset(&mut __this.0, __pass);),
-        quote!(if __pass.resets() {
-            __this.2 = <Mode as ::core::default::Default>::default();
+        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.0)).kind().reset(&mut __pool_core_this.0, __pool_core_pass);),
+        quote!(if __pool_core_pass.resets() {
+            __pool_core_this.2 = <Mode as ::core::default::Default>::default();
         }),
     ]);
     assert_eq!(reset_statements(&expand(&tuple)), expected);
@@ -199,13 +199,13 @@ fn plain_fields_go_through_the_template_and_attributed_ones_do_not() {
     let reset = reset_fn(&expand(&plain));
     let body = compact(&reset);
     assert!(
-        body.contains(&compact(quote!(if __template.is_clean() {
+        body.contains(&compact(quote!(if __pool_core_template.is_clean() {
             __pool_fields(self, &mut ::pool_core::__private::Pass::clear());
         } else {
             #[allow(unused_imports)]
             use ::pool_core::__private::{LockedTemplate as _, ShareTemplate as _};
             unsafe {
-                __template.restore(
+                __pool_core_template.restore(
                     self,
                     __pool_fields,
                     <Settings as ::pool_core::Poolable>::create,
@@ -237,7 +237,7 @@ fn the_crate_path_can_be_overridden() {
     let output = derive(&input).to_string();
     assert!(output.contains(&quote!(impl my::pool::Reset for Job).to_string()));
     assert!(output.contains(&quote!(my::pool::pool!).to_string()));
-    assert!(!output.contains("pool_core"), "{output}");
+    assert!(!output.contains(":: pool_core"), "{output}");
 }
 
 #[test]
@@ -337,4 +337,136 @@ fn expand_part(input: &DeriveInput) -> Vec<Item> {
     println!("{output}");
     let file: syn::File = syn::parse2(output).expect("the output is valid Rust");
     file.items
+}
+
+/// The names `tokens` bind: after `let`, and a `fn`'s parameters (not
+/// `self`, not `_`), in nested groups too.
+fn bindings(tokens: TokenStream, found: &mut Vec<String>) {
+    use proc_macro2::{Delimiter, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let names = |pattern: &[TokenTree], found: &mut Vec<String>| {
+        for tree in pattern {
+            match tree {
+                TokenTree::Ident(ident)
+                    if !matches!(ident.to_string().as_str(), "mut" | "ref" | "self" | "_") =>
+                {
+                    found.push(ident.to_string());
+                }
+                TokenTree::Group(group) => {
+                    let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                    found.extend(inner.iter().filter_map(|tree| match tree {
+                        TokenTree::Ident(ident) if ident != "mut" && ident != "_" => {
+                            Some(ident.to_string())
+                        }
+                        _ => None,
+                    }));
+                }
+                _ => {}
+            }
+        }
+    };
+    for (i, tree) in trees.iter().enumerate() {
+        match tree {
+            TokenTree::Ident(ident) if ident == "let" => {
+                // The pattern: up to `=` or `:`.
+                let pattern: Vec<TokenTree> = trees[i + 1..]
+                    .iter()
+                    .take_while(|tree| !matches!(tree, TokenTree::Punct(p) if p.as_char() == '=' || p.as_char() == ':'))
+                    .cloned()
+                    .collect();
+                names(&pattern, found);
+            }
+            // A function item (`fn name`), not a pointer type (`fn(&T)`).
+            TokenTree::Ident(ident)
+                if ident == "fn" && matches!(trees.get(i + 1), Some(TokenTree::Ident(_))) =>
+            {
+                let Some(TokenTree::Group(params)) = trees[i + 1..].iter().find(
+                    |tree| matches!(tree, TokenTree::Group(group) if group.delimiter() == Delimiter::Parenthesis),
+                ) else {
+                    continue;
+                };
+                let params: Vec<TokenTree> = params.stream().into_iter().collect();
+                for param in
+                    params.split(|tree| matches!(tree, TokenTree::Punct(p) if p.as_char() == ','))
+                {
+                    // The pattern: up to the first lone `:` (not `::`).
+                    let end = param
+                        .windows(2)
+                        .position(|pair| {
+                            matches!(&pair[0], TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Alone)
+                        })
+                        .unwrap_or(param.len());
+                    names(&param[..end], found);
+                }
+            }
+            TokenTree::Group(group) => bindings(group.stream(), found),
+            _ => {}
+        }
+    }
+}
+
+// Issue 40, item 3: the derive bound `let __retain` (and `__create`,
+// `__template`, and its pass's parameters `__this` and `__pass`), so a
+// module with a static, a constant or a unit struct of one of these names
+// could not derive `Poolable` ("let bindings cannot shadow statics"). Every
+// local the output binds is in the `__pool_core_` space.
+#[test]
+fn every_local_the_output_binds_is_named_in_the_pool_core_space() {
+    let every_key: DeriveInput = parse_quote! {
+        #[pool(new = Self::make, retain = Self::keep, capacity = 8, reset_on = acquire)]
+        struct Request {
+            name: String,
+            #[pool(reset = Self::clear)]
+            scores: Vec<u8>,
+            #[pool(default)]
+            mode: Mode,
+        }
+    };
+    let generic: DeriveInput = parse_quote! {
+        #[pool(retain = Self::keep)]
+        struct Frame<T> { data: Vec<T>, #[pool(max_capacity = 8)] bytes: Vec<u8> }
+    };
+    let mut found = Vec::new();
+    for output in [
+        derive(&every_key),
+        derive(&generic),
+        derive_any(&every_key, Derive::Reset),
+        derive_any(&generic, Derive::Reset),
+    ] {
+        bindings(output, &mut found);
+    }
+    for expected in [
+        "__pool_core_create",
+        "__pool_core_retain",
+        "__pool_core_this",
+    ] {
+        assert!(
+            found.iter().any(|name| name == expected),
+            "{expected} in {found:?}"
+        );
+    }
+    let outside: Vec<&String> = found
+        .iter()
+        .filter(|name| !name.starts_with("__pool_core_"))
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "bound outside `__pool_core_`: {outside:?}"
+    );
+}
+
+#[test]
+fn bindings_are_found_after_let_and_in_parameters() {
+    let mut found = Vec::new();
+    bindings(
+        quote! {
+            fn f(&mut self, a: u8, (b, mut c): (u8, u8), _: ::core::ptr::NonNull<u8>, h: fn(&X)) {
+                let d = 1;
+                let (e, _) = (1, 2);
+                { let mut g: u8 = 0; }
+            }
+        },
+        &mut found,
+    );
+    assert_eq!(found, ["a", "b", "c", "h", "d", "e", "g"]);
 }
