@@ -8,6 +8,9 @@
 
 // The layers, bottom up; a module imports only from its own layer or
 // those below it (`scripts/layers.sh` checks it, docs/DESIGN.md draws it).
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub mod axum;
 mod engine;
 mod forward;
 #[cfg(feature = "metrics")]

@@ -11,7 +11,8 @@
 //!   into the kept buffer), `Vec` and the other sequences (buffer kept),
 //!   arrays up to 32 elements and tuples;
 //! - `#[derive(Deserialize)]` generates a field-by-field version when the
-//!   `deserialize_in_place` feature of `serde_derive` is on;
+//!   `deserialize_in_place` feature of `serde_derive` is on (this crate's
+//!   `serde-in-place` feature);
 //! - every other type gets serde's default, which decodes a fresh value and
 //!   assigns it over the old one.
 //!
@@ -75,16 +76,17 @@ impl<T: Reset + Send + Serialize + 'static> Serialize for Pooled<T> {
 /// into it in place, so its `String` and `Vec` fields keep their buffers: a
 /// warm decode whose values fit allocates nothing.
 ///
-/// The fields of a `#[derive(Deserialize)]` struct are decoded in place:
-/// the `serde` feature turns on serde_derive's `deserialize_in_place` for
-/// every derive in the build.
+/// The fields of a `#[derive(Deserialize)]` struct are decoded in place
+/// with the `serde-in-place` feature, which turns on serde_derive's
+/// `deserialize_in_place` for every derive in the build; with `serde`
+/// alone such a struct is decoded fresh and moved into the pooled object.
 ///
 /// On an error the half-filled object is not returned: it is reset and goes
 /// back to the pool, and the error is returned. The crate docs' "Decoding
 /// with serde" section lists what is decoded in place and what is not.
 ///
 /// ```
-/// # #[cfg(feature = "derive")] {
+/// # #[cfg(all(feature = "derive", feature = "serde-in-place"))] {
 /// use pool_core::{Poolable, Pooled};
 /// use serde::Deserialize;
 ///
