@@ -1,5 +1,7 @@
 //! `pool_core::axum` (feature `axum`): `PooledJson<T>` and
-//! `StatePooledJson<T>` answer every request as axum's `Json<T>` does.
+//! `StatePooledJson<T>` answer every request as axum's `Json<T>` does, and
+//! their responses and `JsonResponse<T>`'s are `Json<T>`'s, their buffers
+//! back in the pool once the body is dropped.
 //!
 //! The same requests go to a `Json<Order>` route and to the pooled routes
 //! of one router, through `tower::ServiceExt::oneshot` (no socket), and the
@@ -16,8 +18,9 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Json};
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use pool_core::axum::{PooledJson, StatePooledJson};
+use pool_core::axum::{JsonResponse, PooledJson, StatePooledJson};
 use pool_core::{Pool, PoolHandle, Poolable, Reset, ReuseVec};
 use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
@@ -467,5 +470,86 @@ fn a_body_the_fresh_decode_accepts_is_accepted_with_the_fresh_value() {
         .await;
         assert_eq!(accepted.body, "13 ada");
         assert_eq!(Ticket::pool().stats().in_use(), 0);
+    });
+}
+
+/// Collects a response, whole.
+async fn answer(response: Response) -> Answer {
+    let (parts, body) = response.into_parts();
+    Answer {
+        status: parts.status,
+        headers: parts.headers,
+        body: axum::body::to_bytes(body, usize::MAX).await.unwrap(),
+    }
+}
+
+/// The response buffers' pool, as `pools()` lists it.
+fn buffers() -> pool_core::Stats {
+    pool_core::pools()
+        .into_iter()
+        .find(|pool| pool.name() == "pool_core::axum responses")
+        .expect("the response buffers' pool, once used")
+        .stats()
+}
+
+#[test]
+fn responses_are_jsons_and_their_buffers_come_back() {
+    run(async {
+        let body = body_of(&order_json(30, true));
+        let fresh = || serde_json::from_slice::<Order>(&body).unwrap();
+        let expected = answer(Json(fresh()).into_response()).await;
+        assert_eq!(expected.status, StatusCode::OK);
+
+        let pooled =
+            |body: &[u8]| serde_json::from_slice::<pool_core::Pooled<Order>>(body).unwrap();
+        assert_eq!(
+            answer(PooledJson::from(pooled(&body)).into_response()).await,
+            expected
+        );
+        assert_eq!(
+            answer(JsonResponse(fresh()).into_response()).await,
+            expected
+        );
+        assert_eq!(
+            answer(JsonResponse(&*pooled(&body)).into_response()).await,
+            expected
+        );
+        let state = Pool::builder(Order::default).build();
+        let mut from_state = StatePooledJson(state.acquire());
+        *from_state = fresh();
+        assert_eq!(answer(from_state.into_response()).await, expected);
+        assert_eq!(
+            Order::pool().stats().in_use(),
+            0,
+            "answered orders went back"
+        );
+
+        // A value serde_json cannot serialize (a map whose keys are not
+        // strings): `Json`'s 500 and text.
+        let bad = std::collections::BTreeMap::from([(vec![1u8], 1u8)]);
+        let expected = answer(Json(&bad).into_response()).await;
+        assert_eq!(expected.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(answer(JsonResponse(&bad).into_response()).await, expected);
+
+        // The buffer is the body's chunk, and back in the pool when the
+        // chunk is dropped: the next response is written into it.
+        let first = answer(JsonResponse(fresh()).into_response()).await;
+        assert_eq!(buffers().in_use(), 1, "the body holds its buffer");
+        let at = first.body.as_ptr();
+        drop(first);
+        assert_eq!(buffers().in_use(), 0);
+        let second = answer(PooledJson::from(pooled(&body)).into_response()).await;
+        assert_eq!(second.body.as_ptr(), at, "the same buffer");
+        drop(second);
+
+        // One that grew past 64 KiB is not kept.
+        let big = body_of(&order_json(1000, true));
+        assert!(big.len() > 64 * 1024);
+        let before = buffers();
+        let response = answer(PooledJson::from(pooled(&big)).into_response()).await;
+        assert_eq!(response.body.len(), big.len());
+        drop(response);
+        let after = buffers();
+        assert_eq!((after.rejected - before.rejected, after.in_use()), (1, 0));
     });
 }

@@ -1,7 +1,9 @@
 //! axum 0.8 extractors that decode a JSON body in place into a pooled
 //! object (feature `axum`): [`PooledJson<T>`] for a type with a pool of its
 //! own ([`Poolable`], the derive's), [`StatePooledJson<T>`] for a run-time
-//! pool ([`PoolHandle<T>`]) in the router's state.
+//! pool ([`PoolHandle<T>`]) in the router's state; and JSON responses
+//! serialized into pooled buffers, from either, or from any `Serialize`
+//! value with [`JsonResponse<T>`].
 //!
 //! # Why not `Json<Pooled<T>>`
 //!
@@ -44,6 +46,45 @@
 //! for `application/json` in any letter case (any other value is parsed as
 //! axum parses it, which allocates once). What is decoded in place and what
 //! is not is the crate docs' "Decoding with serde" section.
+//!
+//! # Responses
+//!
+//! `PooledJson<T>` (made from a guard with `PooledJson::from(pooled)`, as
+//! `Json<T>` is made from a `T`), `StatePooledJson<T>` and
+//! `JsonResponse<T>` answer as `Json<T>` does: the same status, headers
+//! and body, a 500 with the error's text if serialization fails. The value
+//! is serialized into a `Vec<u8>` from a pool of this crate, and hyper gets
+//! it as the body's one chunk, a `Bytes` that owns the guard
+//! (`Bytes::from_owner`): when hyper has written the chunk and drops it,
+//! the buffer goes back to the pool, cleared, its capacity kept. A pooled
+//! object answered this way goes back to its own pool as soon as it is
+//! serialized.
+//!
+//! A warm response allocates nothing for its buffer. What it allocates is
+//! the `Bytes`' small shared header and axum's boxed body, one each, where
+//! `Json` allocates a `BytesMut` of 128 bytes, again each time it doubles,
+//! a shared header when it is frozen, and the same boxed body.
+//!
+//! **Bounded memory.** A buffer that grew past 64 KiB is dropped when it
+//! comes back rather than kept (counted as `rejected` in the pool's
+//! [`Stats`](crate::Stats)), so one huge response does not stay in memory;
+//! the pool keeps at most 256 buffers in its shared store, and
+//! [`DEFAULT_THREAD_CAPACITY`](crate::DEFAULT_THREAD_CAPACITY) in each
+//! thread's cache: at most 64 KiB × (256 + 32 per thread). Idle buffers go
+//! on rotation as every pool's objects do. [`pools()`](crate::pools) lists
+//! the pool as `pool_core::axum responses`.
+//!
+//! **Released on another worker.** hyper drops the chunk in the
+//! connection's task once it is written: usually on the worker that ran
+//! the handler, but a task that waited for the socket may resume on
+//! another. The buffer then goes into that worker's cache as a local
+//! release does: no lock, no atomic read-modify-write. What moves is where
+//! the buffers are: a worker that releases more than it acquires spills
+//! part of its cache to the shared store when the cache is full (half of
+//! it, or all of it once the worker keeps doing so), and one that acquires
+//! more refills from there, a lock taken once per batch rather than per
+//! buffer. The repository's docs/PERFORMANCE.md
+//! measures objects handed from thread to thread.
 
 use std::ops::{Deref, DerefMut};
 
@@ -52,6 +93,8 @@ use ::axum::body::Bytes;
 use ::axum::extract::rejection::{JsonRejection, MissingJsonContentType};
 use ::axum::extract::{FromRef, FromRequest, OptionalFromRequest, Request};
 use ::axum::http::{HeaderMap, header};
+use ::axum::response::{IntoResponse, Response};
+use ::serde::Serialize;
 use ::serde::de::DeserializeOwned;
 
 use crate::pool::guard::Pooled;
@@ -59,7 +102,12 @@ use crate::pool::runtime::PoolHandle;
 use crate::poolable::Poolable;
 use crate::reset::Reset;
 
-/// A JSON request body decoded in place into an object from `T`'s pool.
+mod response;
+
+pub use response::JsonResponse;
+
+/// A JSON request body decoded in place into an object from `T`'s pool,
+/// and a JSON response serialized into a pooled buffer.
 ///
 /// As an extractor it is axum's [`Json<T>`](::axum::Json) with
 /// `T::acquire()` as the place to decode into: the same content-type
@@ -68,6 +116,10 @@ use crate::reset::Reset;
 /// gives the [`Pooled<T>`] guard, which returns the object to its pool,
 /// reset, when dropped. `Option<PooledJson<T>>` is `None` for a request
 /// without a content type, as `Option<Json<T>>` is.
+///
+/// As a response (`PooledJson::from(pooled)`, then `IntoResponse`) it is
+/// `Json<T>`'s, serialized into a pooled buffer that goes back to its pool
+/// when hyper has written it (see [the module](self#responses)).
 ///
 /// ```
 /// use axum::extract::FromRequest;
@@ -143,18 +195,31 @@ impl<T: Reset + Send + 'static> PooledJson<T> {
 }
 
 impl<T: Reset + Send + 'static> From<Pooled<T>> for PooledJson<T> {
-    /// Wraps a pooled object, as `Json::from(value)` does.
+    /// Wraps a pooled object, to be returned as a JSON response (as
+    /// `Json::from(value)` does).
     ///
     /// ```
+    /// use axum::response::IntoResponse;
     /// use pool_core::axum::PooledJson;
-    /// use pool_core::{Pool, pool};
+    /// use pool_core::{Pool, Pooled, pool};
     ///
     /// pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
     ///
-    /// let mut ids = IDS.acquire();
-    /// ids.extend([1, 2, 3]);
-    /// let json = PooledJson::from(ids);
-    /// assert_eq!(json.len(), 3);
+    /// async fn list() -> PooledJson<Vec<u64>> {
+    ///     let mut ids: Pooled<Vec<u64>> = IDS.acquire();
+    ///     ids.extend([1, 2, 3]);
+    ///     PooledJson::from(ids)
+    /// }
+    ///
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+    /// # runtime.block_on(async {
+    /// let response = list().await.into_response();
+    /// assert_eq!(IDS.stats().in_use(), 0); // serialized, the vector went back
+    /// assert_eq!(response.headers()["content-type"], "application/json");
+    /// let body = axum::body::to_bytes(response.into_body(), 1024).await.unwrap();
+    /// assert_eq!(body, "[1,2,3]");
+    /// # });
+    /// # Ok::<(), std::io::Error>(())
     /// ```
     fn from(pooled: Pooled<T>) -> Self {
         PooledJson(pooled)
@@ -215,7 +280,8 @@ where
 ///
 /// The same content-type check, body limit and [`JsonRejection`]s as
 /// `Json<T>`, the same `Option` behaviour; it dereferences to `T`, and
-/// [`into_inner`](Self::into_inner) gives the guard. A type of its own, not
+/// [`into_inner`](Self::into_inner) gives the guard. As a response it is
+/// `PooledJson<T>`'s. A type of its own, not
 /// a second impl on `PooledJson`, because the two would overlap for a
 /// `Poolable` type whose state also holds a pool of it. Taking the handle
 /// from the state clones it (two atomic increments, no allocation).
@@ -319,6 +385,22 @@ where
         <Self as FromRequest<S>>::from_request(request, state)
             .await
             .map(Some)
+    }
+}
+
+/// `Json<T>`'s response, serialized into a pooled buffer (see
+/// [the module](self#responses)); the object goes back to its pool once
+/// serialized.
+impl<T: Reset + Send + Serialize + 'static> IntoResponse for PooledJson<T> {
+    fn into_response(self) -> Response {
+        response::respond(&*self.0)
+    }
+}
+
+/// As [`PooledJson`]'s.
+impl<T: Reset + Send + Serialize + 'static> IntoResponse for StatePooledJson<T> {
+    fn into_response(self) -> Response {
+        response::respond(&*self.0)
     }
 }
 
