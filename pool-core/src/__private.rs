@@ -106,9 +106,9 @@ pub trait ResetPart {
 impl<T: Reset + ?Sized> ResetPart for T {
     #[allow(
         clippy::inline_always,
-        reason = "a forwarding shim: it must cost nothing over calling `reset` directly, also unoptimised"
+        reason = "a forwarding shim: it costs nothing over calling `reset` directly"
     )]
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline(always)]
     fn reset_part(&mut self) {
         self.reset();
     }
@@ -129,9 +129,9 @@ pub trait CreateDefault: Sized {
 impl<T: Default> CreateDefault for T {
     #[allow(
         clippy::inline_always,
-        reason = "a forwarding shim: it must cost nothing over calling `default` directly, also unoptimised"
+        reason = "a forwarding shim: it costs nothing over calling `default` directly"
     )]
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline(always)]
     fn create_default() -> Self {
         T::default()
     }

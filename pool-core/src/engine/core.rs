@@ -70,7 +70,7 @@ impl CoreRef {
     /// # Safety
     ///
     /// The pointer is not [`CoreRef::NONE`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) unsafe fn get<'a>(self) -> &'a PoolCore {
         // SAFETY: the core outlives every holder of the pointer
         // (`CoreRef::new`); the caller's promise that it is one.
@@ -80,7 +80,7 @@ impl CoreRef {
     /// # Safety
     ///
     /// `core` must outlive the returned pointer and every copy of it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) unsafe fn new(core: NonNull<PoolCore>) -> Self {
         CoreRef(core)
     }
@@ -89,7 +89,7 @@ impl CoreRef {
 impl std::ops::Deref for CoreRef {
     type Target = PoolCore;
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn deref(&self) -> &PoolCore {
         // SAFETY: the core outlives every holder of the pointer
         // (`CoreRef::new`).
@@ -222,6 +222,17 @@ impl PoolCore {
         let mut store = self.shared.lock(now);
         store.put_from(&mut batch, ..made, now, self.bounds.capacity);
         drop(store.unlock());
+    }
+
+    /// Counts and drops an object whose guard does not give it back:
+    /// `Some`, discarded; `None`, taken out of the pool for good
+    /// (detached).
+    #[inline(never)]
+    pub(crate) fn abandon(&self, value: Option<Erased>) {
+        match value {
+            Some(value) => self.discard(value),
+            None => self.detach(),
+        }
     }
 
     /// Counts an object dropped by its guard during a panic, or by

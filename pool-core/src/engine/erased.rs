@@ -78,17 +78,15 @@ unsafe impl Send for Erased {}
 
 impl Erased {
     /// Forgets the type of `boxed`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn new<T: Send>(boxed: Boxed<T>) -> Self {
-        // `as` casts, not `cast` and `NonNull::from`: no function per
-        // pooled type in a debug build.
         // SAFETY: `Box::into_raw` is never null.
         Erased(unsafe { NonNull::new_unchecked(Box::into_raw(boxed) as *mut u8) })
     }
 
     /// Where the object is, for reading it as the `T` it was made from
     /// (the pointer is to a `Padded<T>`, whose first field the object is).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn as_ptr(&self) -> NonNull<u8> {
         self.0
     }
@@ -106,7 +104,7 @@ impl Erased {
     /// span are asked for: the object starts at a 16-byte boundary, and
     /// byte 48 is inside the allocation whatever `T` is (the value and
     /// [`GAP`] bytes after it).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn prefetch(&self) {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
@@ -132,7 +130,7 @@ impl Erased {
     /// # Safety
     ///
     /// `T` must be the type this was made from ([`Erased::new`]).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) unsafe fn into_boxed<T>(self) -> Boxed<T> {
         // SAFETY: made by `Erased::new` from a `Boxed<T>` of this `T` (the
         // caller's promise), whose `Box::leak` gave up ownership to this
@@ -142,9 +140,8 @@ impl Erased {
 }
 
 /// `ptr`, from a reference, without its type: what `NonNull::from(r).cast()`
-/// does, in one function for every type, where that is two per pointee
-/// type in a debug build (docs/PERFORMANCE.md, "Compile cost of the
-/// derive"). The caller casts the reference: `r as *const X as *const u8`.
+/// does, in one function for every pointee type. The caller casts the
+/// reference: `r as *const X as *const u8`.
 #[inline]
 pub(crate) fn untyped(ptr: *const u8) -> NonNull<u8> {
     NonNull::new(ptr.cast_mut()).expect("a pointer from a reference")

@@ -206,7 +206,7 @@ impl<L> Slot<L> {
     /// could re-enter, and a slow path keeps the gate closed, so an open
     /// gate means `busy` was clear. Backing off restores the value found,
     /// so a re-entered call leaves the slow path's `busy` set.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn enter(&self, now: u64) -> Option<Entered<'_, L>> {
         let before = self.busy.load(Ordering::Relaxed);
         self.busy.store(1, Ordering::Relaxed);
@@ -280,7 +280,7 @@ impl<L> Entered<'_, L> {
     }
 
     /// The contents.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn get(&mut self) -> &mut L {
         // SAFETY: an `Entered` exists only while `busy` is set, and either
         // the gate was open when it was set (the fast path: by the
@@ -295,7 +295,7 @@ impl<L> Entered<'_, L> {
 }
 
 impl<L> Drop for Entered<'_, L> {
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: dropped once, here, and not used after.
         unsafe { ManuallyDrop::drop(&mut self.contents) };

@@ -137,7 +137,7 @@ impl<F: ?Sized> Closure<F> {
         Closure(NonNull::from(closure))
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn get(&self) -> &F {
         // SAFETY: the promise made to `Closure::new`.
         unsafe { self.0.as_ref() }

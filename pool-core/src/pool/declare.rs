@@ -135,7 +135,7 @@ macro_rules! pool {
                         // template's check in its reset, is otherwise called, not
                         // inlined.
                         #[allow(clippy::inline_always)]
-                        #[cfg_attr(not(debug_assertions), inline(always))]
+                        #[inline(always)]
                         fn __pool_core_release(
                             _: ::core::ptr::NonNull<
                                 $crate::__private::Home<<$ty as $crate::__private::PoolType>::Item>,
@@ -185,5 +185,5 @@ fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aban
     // SAFETY: a static pool's home is its first field (`repr(C)`), and the
     // pool lives for ever.
     let pool = unsafe { home.cast::<Pool<T>>().as_ref() };
-    crate::pool::slow_abandon(&pool.state.core, value.erase());
+    pool.abandon(value);
 }

@@ -52,16 +52,10 @@ pub(crate) struct Abandoned<T>(pub(crate) Option<Boxed<T>>);
 
 impl<T: Send> Abandoned<T> {
     /// The object, erased, for the pools' one `abandon`
-    /// (`crate::pool::abandon`).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    /// (`PoolCore::abandon`).
+    #[inline]
     pub(crate) fn erase(self) -> Option<Erased> {
-        // Not `Option::map`: one function fewer per pooled type in a debug
-        // build.
-        #[allow(clippy::manual_map, reason = "see above")]
-        match self.0 {
-            Some(value) => Some(Erased::new(value)),
-            None => None,
-        }
+        self.0.map(Erased::new)
     }
 }
 
@@ -133,7 +127,7 @@ impl<T: Reset + Send + 'static> Pooled<T> {
     /// `home` must satisfy [`Home`]'s invariant for this guard: it stays
     /// valid until the guard's call to its `release` or `abandon`, and the
     /// caller has taken whatever hold that call gives back.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) unsafe fn new(value: Boxed<T>, home: NonNull<Home<T>>) -> Self {
         Pooled {
             value: ManuallyDrop::new(value),

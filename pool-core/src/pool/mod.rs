@@ -33,7 +33,7 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::cache::{RawCache, ThreadCache, put_slow, take_slow};
+use crate::engine::cache::{Held, RawCache, ThreadCache, put_shared, take_shared};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::{Boxed, Erased, boxed_with, untyped};
 use crate::engine::slot::epoch;
@@ -102,52 +102,51 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
     /// `static` (`declare`'s invariant). A constant in a pool static, so
     /// the compiler folds the `match` on the fast paths away.
     Static(&'static LocalKey<ThreadCache>),
-    /// A run-time pool's own per-object thread-locals.
-    Owned(Owned<T>),
+    /// A run-time pool's threads' parts.
+    Runtime(Runtime<T>),
 }
 
-/// How a run-time pool's `Pool` reaches its threads' caches: through its
-/// allocation, erased, and the one function that knows its type. The
-/// run-time pools are built on this module (`runtime`), so it names none
-/// of their types.
-pub(crate) struct Owned<T: Reset + Send + 'static> {
+/// How a run-time pool's `Pool` reaches its threads' parts: its
+/// allocation, erased, its id, and the table of the functions that know
+/// its type. The run-time pools are built on this module (`runtime`), so
+/// it names none of their types.
+pub(crate) struct Runtime<T: Reset + Send + 'static> {
     /// The run-time pool's allocation, with the provenance of all of it,
     /// alive as long as the `Pool`, which is in it.
     pub(crate) inner: NonNull<()>,
     /// The pool's id, the key of the threads' memos (`runtime::threads`).
     pub(crate) id: u64,
-    /// Acquires from the pool through the calling thread's part of it,
-    /// past the fast path (a memo miss). Called with `inner` and the pool
-    /// in it.
+    /// The pool's functions, one table per pooled type.
+    pub(crate) fns: &'static RuntimeFns<T>,
+}
+
+/// A run-time pool's functions past the memo, each called with the pool's
+/// allocation (`Runtime::inner`): made once per `T`, a constant.
+pub(crate) struct RuntimeFns<T: Reset + Send + 'static> {
+    /// Acquires through the calling thread's part (a memo miss). Called
+    /// with the pool in the allocation too.
     pub(crate) acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
     /// Files an object given with [`Pool::put`] (counted, not yet reset)
-    /// through the calling thread's part, as a release. Called with
-    /// `inner`.
+    /// through the calling thread's part, as a release.
     pub(crate) put: unsafe fn(NonNull<()>, Boxed<T>),
     /// Empties the calling thread's part's cache, for [`Pool::clear`].
-    /// Called with `inner`.
     pub(crate) clear: unsafe fn(NonNull<()>),
-    /// [`Pool::acquire_owned`] of the pool's `T`: a debug build calls it
-    /// through this pointer from [`Pool::acquire`], so that a static
-    /// pool's acquire does not compile it once per pooled type.
-    #[cfg(debug_assertions)]
-    pub(crate) acquire_owned: fn(&Pool<T>, &Owned<T>) -> Pooled<T>,
 }
 
 // SAFETY: a pointer to a run-time pool's allocation, which is `Sync` (its
 // mutable parts are behind locks, atomics and the per-thread parts), kept
 // alive by whatever holds the `Pool` this is part of.
-unsafe impl<T: Reset + Send + 'static> Send for Owned<T> {}
+unsafe impl<T: Reset + Send + 'static> Send for Runtime<T> {}
 // SAFETY: as above.
-unsafe impl<T: Reset + Send + 'static> Sync for Owned<T> {}
+unsafe impl<T: Reset + Send + 'static> Sync for Runtime<T> {}
 
-impl<T: Reset + Send + 'static> Clone for Owned<T> {
+impl<T: Reset + Send + 'static> Clone for Runtime<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T: Reset + Send + 'static> Copy for Owned<T> {}
+impl<T: Reset + Send + 'static> Copy for Runtime<T> {}
 
 impl<T: Reset + Send + 'static> Pool<T> {
     /// Starts the declaration of a pool that makes new objects with `create`
@@ -195,15 +194,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// s.push_str("hello");
     /// assert_eq!(*s, "hello");
     /// ```
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline(always)]
     pub fn acquire(&self) -> Pooled<T> {
         match &self.local {
             Caches::Static(key) => {
-                let now = epoch().now();
-                // A cache even in a thread-local destructor (it has none of
-                // its own; once its thread's exit retired it, its paths go
-                // to the store); `None` only under loom, which drops it.
-                let value = self.take_as(static_cache(key), now, self.config.reset_on);
+                let value = self.take(static_cache(key), epoch().now(), self.config.reset_on);
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -211,23 +206,20 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 // `abandon_static` may reach the rest of the pool through it.
                 unsafe { Pooled::new(value, NonNull::from(self).cast::<Home<T>>()) }
             }
-            #[cfg(not(debug_assertions))]
-            Caches::Owned(owned) => self.acquire_owned(owned),
-            #[cfg(debug_assertions)]
-            Caches::Owned(owned) => (owned.acquire_owned)(self, owned),
+            Caches::Runtime(runtime) => self.acquire_runtime(runtime),
         }
     }
 
-    /// [`acquire`](Self::acquire) for the run-time pool whose caches are
-    /// `owned`: through the calling thread's part, which the memo gives
-    /// on the fast path.
+    /// [`acquire`](Self::acquire) for the run-time pool whose parts are
+    /// reached through `runtime`: through the calling thread's part, which
+    /// the memo gives on the fast path.
     #[inline]
-    pub(crate) fn acquire_owned(&self, owned: &Owned<T>) -> Pooled<T> {
-        if let Memo::Hit(part) = runtime::threads::get(owned.id) {
+    pub(crate) fn acquire_runtime(&self, runtime: &Runtime<T>) -> Pooled<T> {
+        if let Memo::Hit(part) = runtime::threads::get(runtime.id) {
             // SAFETY: recorded for this pool (ids are never reused), so
-            // this thread's part of it (`runtime::threads`'s invariant), alive as long
-            // as the pool, which `self` keeps alive; a part begins with its
-            // head (`runtime::threads`'s invariant), and this thread owns it.
+            // this thread's part of it (`runtime::threads`'s invariant),
+            // alive as long as the pool, which `self` keeps alive; a part
+            // begins with its head, and this thread owns it.
             let head = unsafe { part.cast::<PartHead<T>>().as_ref() };
             // A part an acquire reaches holds the pool (`HELD`: `Part`'s
             // protocol, `crate::pool::runtime::part`).
@@ -235,7 +227,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 head.lent.held(),
                 "a part reached by an acquire holds its pool"
             );
-            let value = self.take_as(Some(head.cache.get()), epoch().now(), head.reset_on);
+            let value = self.take(Some(head.cache.get()), epoch().now(), head.reset_on);
             head.lent.lend_held();
             // SAFETY: the guard is counted in the part's `lent`, and the
             // part holds the pool; its home is the part's first field.
@@ -243,7 +235,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
         // SAFETY: a run-time pool's own allocation and acquire, and the
         // pool is the one in it.
-        unsafe { (owned.acquire)(owned.inner, self) }
+        unsafe { (runtime.fns.acquire)(runtime.inner, self) }
     }
 
     /// A snapshot of this pool's counters. See [`Stats`].
@@ -263,31 +255,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Acquires with `cache` as this thread's cache: an idle object (reset
-    /// here if the pool resets on acquire), or a new one.
-    #[inline]
-    pub(crate) fn take(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
-        self.take_as(cache, now, self.config.reset_on)
-    }
-
-    /// [`take`](Self::take) with the pool's `reset_on` given: a run-time
-    /// pool's acquire reads it from the thread's part, which it holds
-    /// anyway, rather than from the pool. Inlined into both acquires in an
-    /// optimised build; a debug build compiles it once per pooled type.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    pub(crate) fn take_as(
-        &self,
-        cache: Option<&RawCache>,
-        now: u64,
-        reset_on: ResetOn,
-    ) -> Boxed<T> {
-        // A `match`, not `and_then`: a closure here would be one more
-        // function per pooled type in a debug build.
-        let popped = match cache {
-            Some(cache) => cache.pop(now),
-            None => None,
-        };
-        if let Some(value) = popped {
+    /// here if `reset_on` says so: the pool's, or a run-time pool's part's,
+    /// which its acquire holds anyway), or a new one.
+    #[inline(always)]
+    pub(crate) fn take(&self, cache: Option<&RawCache>, now: u64, reset_on: ResetOn) -> Boxed<T> {
+        if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
             // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             let mut value = unsafe { value.into_boxed() };
@@ -297,16 +269,17 @@ impl<T: Reset + Send + 'static> Pool<T> {
             }
             return value;
         }
-        self.take_slow(cache, now)
+        self.miss(cache, now)
     }
 
-    /// A miss, through the erased slow path (`slow_take`) with this
-    /// pool's constructor and, if it resets on acquire, its reset.
+    /// An acquire that found nothing in the thread's cache: through
+    /// [`take_missed`] with this pool's constructor and, if it resets on
+    /// acquire, its reset.
     #[cold]
     #[inline(never)]
-    fn take_slow(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
+    fn miss(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
         let reset = match self.config.reset_on {
-            ResetOn::Acquire => Some(config::reset::<T> as config::ResetFn),
+            ResetOn::Acquire => Some(config::reset::<T> as ResetFn),
             ResetOn::Release => None,
         };
         let create = untyped(&raw const self.config.create as *const u8).cast();
@@ -314,7 +287,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // this pool's; the object returned is of this pool, so a
         // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
         unsafe {
-            let value = slow_take(
+            let value = take_missed(
                 &self.state.core,
                 cache,
                 now,
@@ -325,37 +298,28 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// Prepares `value` (`prepare`) and returns it to the pool.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn put_boxed(&self, value: Boxed<T>) {
-        // `prepare_as` itself: one function fewer per pooled type in a
-        // debug build.
-        let Some(value) = self.prepare_as(value, self.config.reset_on, true) else {
+    /// Returns `value`, released by a guard with no part (a static pool's,
+    /// or a run-time pool's counted guard), to this thread's cache: the
+    /// static's, or none (the shared store) for a run-time pool, whose
+    /// guards with a part go back through it (`runtime::part`).
+    #[inline(always)]
+    pub(crate) fn release(&self, value: Boxed<T>) {
+        let Some(value) = self.prepare(value, self.config.reset_on, true) else {
             return;
         };
-        match &self.local {
-            Caches::Static(key) => put_static(key, &self.state.core, Erased::new(value)),
-            // A run-time pool's guards go back through their part, which
-            // knows the thread's cache; this one, with none, goes to the
-            // shared store.
-            Caches::Owned(_) => self.put_slow(None, value),
-        }
+        let cache = match &self.local {
+            Caches::Static(key) => static_cache(key),
+            Caches::Runtime(_) => None,
+        };
+        self.give(cache, value, epoch().now());
     }
 
-    /// Resets a released object (unless the pool resets on acquire) and
-    /// runs the pool's `retain` test on it: the object to keep, or `None`
-    /// if the test dropped it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn prepare(&self, value: Boxed<T>) -> Option<Boxed<T>> {
-        self.prepare_as(value, self.config.reset_on, true)
-    }
-
-    /// [`prepare`](Self::prepare) with the pool's `reset_on` given, and
-    /// its `retain` test skipped unless `check_retain`: a run-time pool's
-    /// release fixes both when the thread's part is made. `check_retain`
-    /// may be `false` only for a pool without a `retain` test.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn prepare_as(
+    /// Resets a released object if `reset_on` says so, and runs the pool's
+    /// `retain` test on it unless `check_retain` is `false` (a run-time
+    /// pool's part fixes both when it is made; `false` only for a pool
+    /// with no test): the object to keep, or `None` if the test dropped it.
+    #[inline(always)]
+    pub(crate) fn prepare(
         &self,
         mut value: Boxed<T>,
         reset_on: ResetOn,
@@ -364,19 +328,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
         if reset_on == ResetOn::Release {
             self.reset(&mut value);
         }
-        // A constant `None` for a `pool!` without `retain`, which the
-        // compiler folds away in the release `pool!` generates.
+        // A constant `None` for a `pool!` without `retain`, folded away.
         if let (true, Some((retain, retains))) = (check_retain, &self.config.retain) {
             let retain = (
                 *retains,
                 untyped(retain as *const config::Retain<T> as *const u8).cast(),
             );
             // SAFETY: the test and its function are this pool's.
-            let kept = unsafe { slow_keep_if(&self.state.core, Erased::new(value), retain) };
-            #[allow(clippy::question_mark, reason = "no `Try` impl per pooled type")]
-            let Some(kept) = kept else {
-                return None;
-            };
+            let kept = unsafe { keep_if(&self.state.core, Erased::new(value), retain) }?;
             // SAFETY: the object given, a `Boxed<T>` of this `T`.
             return Some(unsafe { kept.into_boxed() });
         }
@@ -388,27 +347,26 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused). At release the panic goes on to the guard's drop; at
     /// acquire, to `acquire`'s caller, the object already counted as
     /// reused and now as discarded, so `in_use` does not count it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
         let on_unwind = DiscardOnUnwind(self.state.core.discarded());
         value.reset();
         std::mem::forget(on_unwind);
     }
 
-    /// Returns a prepared `value` with `cache` as this thread's cache.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    /// Gives a prepared `value` to `cache`, this thread's cache, or past it
+    /// (full, gone or disabled) to the shared store.
+    #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Boxed<T>, now: u64) {
-        if let Some(value) = offer(cache, Erased::new(value), now) {
-            // The pool's state only now: a run-time pool's is a load, which
-            // the fast path does not need.
-            slow_put(&self.state.core, cache, value);
-        }
-    }
-
-    /// Files `value` when the thread cache is gone or disabled.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn put_slow(&self, cache: Option<&RawCache>, value: Boxed<T>) {
-        slow_put(&self.state.core, cache, Erased::new(value));
+        let value = Erased::new(value);
+        let value = match cache {
+            Some(cache) => match cache.push(value, now) {
+                Ok(()) => return,
+                Err(value) => value,
+            },
+            None => value,
+        };
+        put_shared(&self.state.core, cache, value);
     }
 }
 
@@ -417,7 +375,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// discarded; `None`, taken out of the pool for good (detached).
     #[inline]
     pub(crate) fn abandon(&self, value: Abandoned<T>) {
-        slow_abandon(&self.state.core, value.erase());
+        self.state.core.abandon(value.erase());
     }
 }
 
@@ -433,43 +391,19 @@ impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
 
 /// The body of the release [`pool!`](crate::pool!) generates for each pool,
 /// `|_, value| release(&POOL, value)`: there the pool is a named `static`,
-/// a constant, so `put` inlines with a direct `%fs:` access to the thread
-/// cache, where one through the guard's home could not see which
+/// a constant, so the release inlines with a direct `%fs:` access to the
+/// thread cache, where one through the guard's home could not see which
 /// thread-local it goes to (docs/PERFORMANCE.md, instructions).
-#[cfg_attr(not(debug_assertions), inline(always))]
+#[inline(always)]
 pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Released<T>) {
-    pool.put_boxed(value.0);
-}
-
-/// A static pool's release of a prepared object: to this thread's cache
-/// (`None` only under loom, see `Pool::acquire`: to the shared store), or
-/// past it.
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
-fn put_static(key: &'static LocalKey<ThreadCache>, core: &PoolCore, value: Erased) {
-    let cache = static_cache(key);
-    if let Some(value) = offer(cache, value, epoch().now()) {
-        slow_put(core, cache, value);
-    }
-}
-
-/// Offers a prepared object to `cache`, this thread's cache: `None` if it
-/// kept it, else the object, for the slow path.
-#[allow(clippy::inline_always, reason = "the release's fast path")]
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn offer(cache: Option<&RawCache>, value: Erased, now: u64) -> Option<Erased> {
-    match cache {
-        Some(cache) => cache.push(value, now).err(),
-        None => Some(value),
-    }
+    pool.release(value.0);
 }
 
 /// This thread's cache of a static pool, through one non-generic
 /// function, so that `LocalKey::try_with` is compiled once for every pool,
 /// not once per pooled type. (Always `Some` outside loom: the
 /// thread-local has no destructor to have run.)
-#[cfg_attr(not(debug_assertions), inline(always))]
-#[cfg_attr(debug_assertions, inline)]
+#[inline(always)]
 pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
     let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
     // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
@@ -478,23 +412,23 @@ pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'stat
     Some(unsafe { cache.as_ref() })
 }
 
-/// An acquire's miss: an object from the shared tiers, reset with `reset`
-/// if the pool resets on acquire, or else a new one from `make` (with its
-/// data, the pool's constructor), counted as created.
+/// An acquire's miss, erased: an object from the shared tiers, reset with
+/// `reset` if the pool resets on acquire, or else a new one from `make`
+/// (with its data, the pool's constructor), counted as created.
 ///
 /// # Safety
 ///
 /// `make` and `reset` are the pool's (the module's invariant).
 #[cold]
 #[inline(never)]
-pub(crate) unsafe fn slow_take(
+unsafe fn take_missed(
     core: &PoolCore,
     cache: Option<&RawCache>,
     now: u64,
     reset: Option<ResetFn>,
     (make, create): (MakeFn, NonNull<()>),
 ) -> Erased {
-    match take_slow(core, cache, now) {
+    match take_shared(core, cache, now) {
         Some(value) => match reset {
             // SAFETY: the caller's promise.
             Some(reset) => unsafe { reset_counted(core, reset, value) },
@@ -521,12 +455,12 @@ pub(crate) unsafe fn slow_take(
 ///
 /// As for [`take`].
 unsafe fn reset_counted(core: &PoolCore, reset: ResetFn, value: Erased) -> Erased {
-    let held = Discard(Some(value), core);
+    let held = Held(Some(value), core);
     if let Some(value) = &held.0 {
         // SAFETY: the caller's promise; the object is this call's alone.
         unsafe { reset(value.as_ptr()) };
     }
-    held.keep()
+    held.into_inner().expect("held until here")
 }
 
 /// Whether a released object passes the pool's `retain` test (`retains`,
@@ -539,61 +473,24 @@ unsafe fn reset_counted(core: &PoolCore, reset: ResetFn, value: Erased) -> Erase
 ///
 /// `retains` is the pool's (the module's invariant).
 #[inline(never)]
-pub(crate) unsafe fn slow_keep_if(
+unsafe fn keep_if(
     core: &PoolCore,
     value: Erased,
     (retains, retain): (RetainFn, NonNull<()>),
 ) -> Option<Erased> {
-    let held = Discard(Some(value), core);
+    let held = Held(Some(value), core);
     // SAFETY: the caller's promise; the object is this call's alone.
     let keep = held
         .0
         .as_ref()
         .is_some_and(|value| unsafe { retains(retain, value.as_ptr()) });
-    let value = held.keep();
+    let value = held.into_inner().expect("held until here");
     if keep {
         return Some(value);
     }
     core.reject();
     core.shared.destroy(value);
     None
-}
-
-/// Counts and drops an object whose guard does not give it back: `Some`,
-/// discarded; `None`, taken out of the pool for good (detached).
-#[inline(never)]
-pub(crate) fn slow_abandon(core: &PoolCore, value: Option<Erased>) {
-    match value {
-        Some(value) => core.discard(value),
-        None => core.detach(),
-    }
-}
-
-/// A release the thread cache could not keep (full, gone or disabled): to
-/// the shared store, or destroyed past its bound.
-#[cold]
-#[inline(never)]
-pub(crate) fn slow_put(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
-    put_slow(core, cache, value);
-}
-
-/// An object in the hands of user code (a reset, a `retain` test):
-/// counted as discarded and dropped if that code panics.
-struct Discard<'a>(Option<Erased>, &'a PoolCore);
-
-impl Discard<'_> {
-    /// The object, once the user code has returned.
-    fn keep(mut self) -> Erased {
-        self.0.take().expect("taken only here")
-    }
-}
-
-impl Drop for Discard<'_> {
-    fn drop(&mut self) {
-        if let Some(value) = self.0.take() {
-            self.1.discard(value);
-        }
-    }
 }
 
 /// Counts an object as discarded if dropped: forgotten once the user code
@@ -677,10 +574,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         self.state.core.count_put();
         let value = boxed_with(|| value);
         match &self.local {
-            Caches::Static(_) => self.put_boxed(value),
+            Caches::Static(_) => self.release(value),
             // SAFETY: a run-time pool's own allocation and `put`, alive
             // while `self`, which is in it, is.
-            Caches::Owned(owned) => unsafe { (owned.put)(owned.inner, value) },
+            Caches::Runtime(runtime) => unsafe { (runtime.fns.put)(runtime.inner, value) },
         }
     }
 
@@ -723,7 +620,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             }
             // SAFETY: a run-time pool's own allocation and `clear`, alive
             // while `self`, which is in it, is.
-            Caches::Owned(owned) => unsafe { (owned.clear)(owned.inner) },
+            Caches::Runtime(runtime) => unsafe { (runtime.fns.clear)(runtime.inner) },
         }
         self.state.core.clear();
     }

@@ -68,7 +68,7 @@ impl<T: Reset + Send + 'static> StateRef<T> {
     }
 
     /// The state's core, for as long as the state lives.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn core(self) -> CoreRef {
         // SAFETY: `self.0` points to a live state (`StateRef`'s promise);
         // the field's address is taken without making a reference, so the
@@ -90,7 +90,7 @@ impl<T: Reset + Send + 'static> Copy for StateRef<T> {}
 impl<T: Reset + Send + 'static> std::ops::Deref for StateRef<T> {
     type Target = PoolState<T>;
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn deref(&self) -> &PoolState<T> {
         // SAFETY: a static, or a run-time pool's state, which outlives
         // every holder of a `StateRef` to it (`StateRef::from_owned`).

@@ -56,7 +56,7 @@ impl Owners {
     }
 
     /// An owner is done with the pool.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn leave(&self) {
         #[cfg(all(test, loom))]
         self.left.fetch_add(1, Ordering::Release);
@@ -64,7 +64,7 @@ impl Owners {
 
     /// The last owner is dropping the pool: everything the others did
     /// happens before.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn last(&self) {
         #[cfg(all(test, loom))]
         self.left.fetch_add(0, Ordering::Acquire);
@@ -95,7 +95,7 @@ impl<T> UnsafeCell<T> {
         UnsafeCell(std::cell::UnsafeCell::new(value))
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn get_mut(&self) -> MutPtr<T> {
         MutPtr(self.0.get())
     }
@@ -112,7 +112,7 @@ impl<T> MutPtr<T> {
     ///
     /// As for `&mut *ptr`: no other reference to the contents may be live
     /// while the returned one is.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     #[allow(
         clippy::mut_from_ref,
         reason = "loom's `MutPtr::deref` has this signature; the caller's promise covers it"
@@ -127,7 +127,7 @@ impl<T> MutPtr<T> {
 /// fence, which costs no instruction, where [`heavy_barrier`] makes every
 /// thread run a full barrier. Miri and loom know no process-wide barrier,
 /// so there both sides are `SeqCst` fences, which give the same ordering.
-#[cfg_attr(not(debug_assertions), inline(always))]
+#[inline]
 pub(crate) fn light_barrier() {
     #[cfg(not(any(miri, all(test, loom))))]
     std::sync::atomic::compiler_fence(Ordering::SeqCst);

@@ -90,7 +90,7 @@ pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
 /// Acquires on the thread that owns `cache`, checking the object is clean
 /// (reset, and not held by anyone else), then marks it held.
 pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxed<Obj> {
-    let mut obj = pool.take(Some(cache.raw()), epoch().now());
+    let mut obj = pool.take(Some(cache.raw()), epoch().now(), pool.config.reset_on);
     assert!(
         !obj.dirty,
         "object {} was handed out without being reset",

@@ -109,7 +109,7 @@ impl RawCache {
     }
 
     /// The pool's shared half.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn core(&self) -> &PoolCore {
         // SAFETY: not `CoreRef::NONE`: a cache is made with its core, or
         // unset, and then handed one by its first slow path before anything
@@ -117,7 +117,7 @@ impl RawCache {
         unsafe { self.core.get().get() }
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn slot(&self) -> &Slot<Local> {
         // SAFETY: the slot is freed only by this handle's `drop`; `UNSET`
         // is a static.
@@ -133,8 +133,7 @@ impl RawCache {
         self.slot().enter_slow()
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(always)]
     pub(crate) fn pop(&self, now: u64) -> Option<Erased> {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
@@ -143,8 +142,7 @@ impl RawCache {
         Some(value)
     }
 
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline(always)]
     pub(crate) fn push(&self, value: Erased, now: u64) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {
@@ -320,11 +318,12 @@ impl RawCache {
 /// asking for them then would push the first ones out of the core's caches.
 pub(crate) const PREFETCH: usize = 32;
 
-/// The slow path of an acquire (`Pool::take_slow`), erased: through
+/// An acquire past the thread cache (`Pool::miss`), erased: through
 /// `cache` if the thread has one, else straight from the shared store.
 /// `None` means the pool has no idle object: the caller makes one.
+#[cold]
 #[inline(never)]
-pub(crate) fn take_slow(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
+pub(crate) fn take_shared(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
     if let Some(cache) = cache {
         cache.register(core);
     }
@@ -337,7 +336,7 @@ pub(crate) fn take_slow(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> 
     take_through(core, cache, now)
 }
 
-/// [`take_slow`], when there may be something to take.
+/// [`take_shared`], when there may be something to take.
 #[inline(never)]
 fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
     let (found, dead) = match cache {
@@ -355,11 +354,12 @@ fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<E
     held.into_inner()
 }
 
-/// The slow path of a release (`Pool::put_slow`), erased: files
+/// A release past the thread cache (`Pool::give`), erased: files
 /// `value`, already reset, when the thread cache is full, gone or
 /// disabled, and destroys what the store lets go of.
+#[cold]
 #[inline(never)]
-pub(crate) fn put_slow(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
+pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
     if let Some(cache) = cache {
         cache.register(core);
     }
@@ -384,12 +384,13 @@ pub(crate) fn put_slow(core: &PoolCore, cache: Option<&RawCache>, value: Erased)
     drop(dead);
 }
 
-/// An object an acquire has taken but not yet handed out; discarded if
-/// dropped before [`Held::into_inner`].
-struct Held<'a>(Option<Erased>, &'a PoolCore);
+/// An object taken but not yet handed out (by an acquire, or to user code:
+/// a reset, a `retain` test); discarded if dropped before
+/// [`Held::into_inner`], so that a panic on the way counts it, not loses it.
+pub(crate) struct Held<'a>(pub(crate) Option<Erased>, pub(crate) &'a PoolCore);
 
 impl Held<'_> {
-    fn into_inner(mut self) -> Option<Erased> {
+    pub(crate) fn into_inner(mut self) -> Option<Erased> {
         self.0.take()
     }
 }
@@ -502,7 +503,7 @@ impl std::fmt::Debug for ThreadCache {
 
 impl ThreadCache {
     /// The cache.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(crate) fn raw(&self) -> &RawCache {
         &self.0
     }

@@ -81,12 +81,11 @@ use crate::pool::config::{
 };
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
-use crate::pool::{Caches, Owned, Pool};
+use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, global, lock};
 use part::{
-    CLOSED, CreateFn, Inner, Lent, Parts, RetainFn, acquire_erased, clear_erased, part_slow,
-    put_erased,
+    CLOSED, CreateFn, Inner, Lent, Parts, RetainFn, acquire_erased, clear_erased, put_erased,
 };
 use threads::HELD;
 
@@ -271,6 +270,14 @@ pub(super) enum Recipe<T: Reset + Send + 'static> {
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
+    /// The pool's functions past the memo, one table per `T`
+    /// (`crate::pool::RuntimeFns`).
+    const FNS: RuntimeFns<T> = RuntimeFns {
+        acquire: acquire_erased::<T>,
+        put: put_erased::<T>,
+        clear: clear_erased::<T>,
+    };
+
     /// Makes a run-time pool's allocation, its `Pool` pointing at its
     /// siblings.
     ///
@@ -297,14 +304,10 @@ impl<T: Reset + Send + 'static> Inner<T> {
             let (state_ref, erased) = unsafe {
                 (
                     StateRef::from_owned(NonNull::new_unchecked(state)),
-                    Owned {
+                    Runtime {
                         inner: NonNull::new_unchecked(base).cast(),
                         id,
-                        acquire: acquire_erased::<T>,
-                        put: put_erased::<T>,
-                        clear: clear_erased::<T>,
-                        #[cfg(debug_assertions)]
-                        acquire_owned: Pool::<T>::acquire_owned,
+                        fns: &Inner::<T>::FNS,
                     },
                 )
             };
@@ -341,7 +344,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 pool: Pool {
                     home,
                     config,
-                    local: Caches::Owned(erased),
+                    local: Caches::Runtime(erased),
                     state: state_ref,
                 },
                 erased,
@@ -354,7 +357,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     all: Vec::new(),
                     free: Vec::new(),
                 }),
-                part_slow: part_slow::<T>,
             }
         })
     }
@@ -434,7 +436,7 @@ impl<T: Reset + Send + 'static> PoolHandle<T> {
     /// ```
     #[inline]
     pub fn acquire(&self) -> Pooled<T> {
-        self.inner.pool.acquire_owned(&self.inner.erased)
+        self.inner.pool.acquire_runtime(&self.inner.erased)
     }
 }
 
@@ -444,7 +446,7 @@ impl<T: Reset + Send + 'static> Deref for PoolHandle<T> {
     /// The pool: every [`Pool`] method, [`acquire`](Pool::acquire) first,
     /// is called through the handle, and `&handle` is a `&Pool<T>` where
     /// one is expected.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn deref(&self) -> &Pool<T> {
         &self.inner.pool
     }

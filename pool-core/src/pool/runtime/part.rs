@@ -32,7 +32,7 @@
 //! (`thread`), which takes a part from the pool the first time, one an
 //! exited thread left or a new one; what the pool does with a part when
 //! its thread exits ([`Exit`]); and the `put` and `clear` of the pool's
-//! `crate::pool::Owned` (its `acquire`, past the memo, is `part`'s).
+//! `crate::pool::Runtime` (its `acquire`, past the memo, is `part`'s).
 //!
 //! Invariant: a part the lookup returns is the calling thread's own, and
 //! lives as long as the pool (`part`'s invariant): the memo and the list
@@ -53,7 +53,7 @@ use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::PoolState;
-use crate::pool::{Owned, Pool};
+use crate::pool::{Pool, Runtime};
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, Owners, lock};
 
@@ -81,15 +81,11 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     /// the key of the threads' memos and lists. Here for a handle's
     /// acquire, which so skips `Pool::acquire`'s test of the pool's kind,
     /// and for the run-time code's own lookups.
-    pub(super) erased: Owned<T>,
+    pub(super) erased: Runtime<T>,
     /// Live handles: the last one to go closes every part (`close`).
     pub(super) handles: AtomicUsize,
     /// Every part, for `close` and the drop, and those no thread owns.
     pub(super) parts: Mutex<Parts<T>>,
-    /// `lookup::part_slow`, called through this pointer, set by
-    /// `Inner::make`: `lookup` is built on this module, which so names
-    /// none of it. The call is on the memo's miss only.
-    pub(super) part_slow: fn(&Inner<T>) -> Option<NonNull<Part<T>>>,
 }
 
 /// A run-time pool's parts.
@@ -189,7 +185,7 @@ impl<T: Reset + Send + 'static> Part<T> {
 
     /// The owner's cache. Called by the part's owner only (or the pool's
     /// drop), which is not replacing it.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn cache(&self) -> &RawCache {
         self.head.cache.get()
     }
@@ -228,7 +224,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// reads its own last store, made as it took the part; had it handed
     /// the part back since, it would read `NOBODY` or a later owner's
     /// token.)
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn own_cache(&self) -> Option<&RawCache> {
         if self.owner.load(Ordering::Relaxed) == threads::token() {
             Some(self.cache())
@@ -239,7 +235,7 @@ impl<T: Reset + Send + 'static> Part<T> {
 
     /// The pool's allocation, with the provenance of all of it: never
     /// written after the part is made.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn inner(&self) -> NonNull<Inner<T>> {
         self.inner
     }
@@ -270,22 +266,20 @@ impl<T: Reset + Send + 'static> Part<T> {
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The pool's allocation, with `Arc::as_ptr`'s provenance (all of it,
     /// the counts included), set by `Inner::make`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn this(&self) -> NonNull<Inner<T>> {
         self.erased.inner.cast()
     }
 
     /// An acquire through `part`, the calling thread's.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn acquire_through(&self, part: NonNull<Part<T>>) -> Pooled<T> {
         // SAFETY: this thread's part, alive as long as the pool (which the
         // caller's `&self` keeps alive); other threads touch only its
         // `back`.
         let here = unsafe { part.as_ref() };
         let now = epoch().now();
-        let value = self
-            .pool
-            .take_as(Some(here.cache()), now, here.head.reset_on);
+        let value = self.pool.take(Some(here.cache()), now, here.head.reset_on);
         here.head.lent.lend_held();
         // SAFETY: the guard's count on the part, which holds the pool
         // (`Part`'s invariant), is given back by `part_release` or
@@ -298,7 +292,9 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[cold]
     #[inline(never)]
     fn acquire_counted(&self) -> Pooled<T> {
-        let value = self.pool.take(None, epoch().now());
+        let value = self
+            .pool
+            .take(None, epoch().now(), self.pool.config.reset_on);
         let this = self.this();
         // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
         // `&self` keeps the pool alive; the guard's count is given back by
@@ -311,23 +307,23 @@ impl<T: Reset + Send + 'static> Inner<T> {
     }
 
     /// The calling thread's part: from the thread's memo, or else through
-    /// `part_slow` (`part_slow`). `None` once the thread is destroying its
+    /// [`part_slow`]. `None` once the thread is destroying its
     /// list (see [`Memo::Off`]).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn part(&self) -> Option<NonNull<Part<T>>> {
         match threads::get(self.erased.id) {
             // Recorded by `part_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
             // it. So it is this thread's part (`threads`'s invariant).
             Memo::Hit(part) => Some(part.cast()),
-            Memo::Miss => (self.part_slow)(self),
+            Memo::Miss => part_slow(self),
             Memo::Off => None,
         }
     }
 }
 
 /// The `acquire` of a run-time pool's `Pool` past its fast path
-/// (`crate::pool::Owned`, `Pool::acquire_owned`): on a memo miss, through
+/// (`crate::pool::Runtime`, `Pool::acquire_owned`): on a memo miss, through
 /// the thread's part, found or taken, or without one on a thread that is
 /// destroying its thread-locals.
 ///
@@ -351,7 +347,7 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The calling thread's cache, made (and registered) on first use;
     /// `None` once the thread is destroying its thread-locals.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn cache(&self) -> Option<&RawCache> {
         // SAFETY: a part lives as long as its pool, which `&self` keeps
         // alive.
@@ -430,7 +426,7 @@ fn part_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool
     } else {
         ResetOn::Acquire
     };
-    if let Some(value) = inner.pool.prepare_as(value.0, reset_on, RETAIN) {
+    if let Some(value) = inner.pool.prepare(value.0, reset_on, RETAIN) {
         let now = epoch().now();
         // The guard's own part, if this thread owns it (the common case:
         // released where it was acquired); else this thread's part.
@@ -488,9 +484,9 @@ unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
 impl<T: Reset + Send + 'static> Inner<T> {
     /// [`Pool::put`](crate::Pool::put), knowing where the caches are; also
     /// the release of a guard that holds no part (`crate::pool::runtime`).
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub(super) fn put(&self, value: Boxed<T>) {
-        if let Some(value) = self.pool.prepare(value) {
+        if let Some(value) = self.pool.prepare(value, self.pool.config.reset_on, true) {
             self.give_here(value, epoch().now());
         }
     }
@@ -583,7 +579,7 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
 
 /// The calling thread's part of the pool `inner`, when its memo has none:
 /// through the thread's list, then recorded in the memo. What
-/// `Inner::part` calls, through the pool's `part_slow`.
+/// `Inner::part` calls on a memo miss.
 #[cold]
 #[inline(never)]
 pub(super) fn part_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<NonNull<Part<T>>> {
@@ -593,7 +589,7 @@ pub(super) fn part_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<N
     Some(part.cast())
 }
 
-/// The `put` of a run-time pool's `Pool` (`crate::pool::Owned`): files a
+/// The `put` of a run-time pool's `Pool` (`crate::pool::Runtime`): files a
 /// counted `Pool::put` through the calling thread's part, as a release.
 ///
 /// # Safety
@@ -607,7 +603,7 @@ pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, v
 }
 
 /// The own-cache half of a run-time pool's `Pool::clear`
-/// (`crate::pool::Owned`): empties the calling thread's part's cache, the
+/// (`crate::pool::Runtime`): empties the calling thread's part's cache, the
 /// one cache reachable where rotation reaches none.
 ///
 /// # Safety

@@ -111,7 +111,7 @@ crate::sync::thread_local! {
 
 /// The calling thread's token: the `owner` of the parts it owns, and of
 /// no other (module docs); [`UNSET`] until [`own_token`] gives it one.
-#[cfg_attr(not(debug_assertions), inline(always))]
+#[inline]
 pub(crate) fn token() -> u64 {
     if MODELLED {
         MODEL_TOKEN.with(Cell::get)

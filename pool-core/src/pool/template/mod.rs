@@ -97,7 +97,7 @@ impl Template {
         clippy::inline_always,
         reason = "the clean case must cost the plain reset and one load, also across crates"
     )]
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     pub fn is_clean(&self) -> bool {
         // Relaxed: `CLEAN` publishes no data, only that `clear` is enough.
         self.state.load(Ordering::Relaxed) == CLEAN

@@ -23,14 +23,6 @@
 //! trusted field is never copied; and a field whose type has no `Reset`
 //! always points there, so it is always copied.
 
-// The kinds' methods are the reset's per-field statements: free, as the
-// plain calls they replace, once optimised; a debug build calls them, one
-// copy per field type, rather than inline them into each struct's pass.
-#![allow(
-    clippy::inline_always,
-    reason = "forwarding shims, free also unoptimised"
-)]
-
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -69,7 +61,7 @@ enum Mode<'a> {
 
 impl Pass<'_> {
     /// The reset: each field reset as its kind says.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     #[must_use]
     pub fn clear() -> Self {
         Pass(Mode::Clear)
@@ -78,7 +70,7 @@ impl Pass<'_> {
     /// Whether this pass resets the fields that are not plain (`skip`,
     /// `default`, `reset = path`, and `max_capacity`'s shrink): a probe
     /// leaves the template's alone.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     #[must_use]
     pub fn resets(&self) -> bool {
         !matches!(self.0, Mode::Probe(_))
@@ -165,7 +157,7 @@ pub trait ResetField {
 }
 
 impl<T: Reset + ?Sized> ResetField for T {
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn reset_field(&mut self) {
         self.reset();
     }
@@ -188,7 +180,7 @@ impl<F: ?Sized> std::fmt::Debug for Probe<F> {
 
 impl<F: ?Sized> Probe<F> {
     /// The probe of `field`'s type.
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     #[must_use]
     pub fn of(_field: &F) -> Self {
         Probe(PhantomData)
@@ -215,7 +207,7 @@ pub struct Unresettable;
 /// The choice for `Reset + Clone + PartialEq` field types.
 pub trait KindCloneEq {
     /// [`CloneEq`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn kind(&self) -> CloneEq {
         CloneEq
     }
@@ -225,7 +217,7 @@ impl<F: Reset + Clone + PartialEq> KindCloneEq for &&&&Probe<F> {}
 /// The choice for `Reset + Clone` field types.
 pub trait KindCloneOnly {
     /// [`CloneOnly`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn kind(&self) -> CloneOnly {
         CloneOnly
     }
@@ -235,7 +227,7 @@ impl<F: Reset + Clone> KindCloneOnly for &&&Probe<F> {}
 /// The choice for `Clone` field types without `Reset`.
 pub trait KindCopied {
     /// [`Copied`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn kind(&self) -> Copied {
         Copied
     }
@@ -245,7 +237,7 @@ impl<F: Clone> KindCopied for &&Probe<F> {}
 /// The choice for `Reset` field types that are not `Clone`.
 pub trait KindTrusted {
     /// [`Trusted`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn kind(&self) -> Trusted {
         Trusted
     }
@@ -255,7 +247,7 @@ impl<F: Reset + ?Sized> KindTrusted for &Probe<F> {}
 /// The choice for every other field type.
 pub trait KindUnresettable {
     /// [`Unresettable`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     fn kind(&self) -> Unresettable {
         Unresettable
     }
@@ -266,8 +258,7 @@ impl CloneEq {
     /// Resets the field with its type's [`Reset`]; in a probe, records
     /// whether a reset copy of it is unequal to it; in a restore, copies it
     /// back if it is.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline]
     pub fn reset<F: Reset + Clone + PartialEq>(self, field: &mut F, pass: &mut Pass<'_>) {
         if let Mode::Clear = pass.0 {
             field.reset();
@@ -296,8 +287,7 @@ impl CloneOnly {
     /// Resets the field with its type's [`Reset`]; in a probe, records
     /// that it differs: without `PartialEq` it cannot be told apart from
     /// its reset value, so it is always copied back.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline]
     pub fn reset<F: Reset + Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
         match pass.0 {
             Mode::Clear => field.reset(),
@@ -315,8 +305,7 @@ impl Copied {
     /// Nothing: the field has no reset of its own. In a probe, records
     /// that it differs: its only value is the constructor's, copied back
     /// on every reset.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline]
     pub fn reset<F: Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
         match pass.0 {
             Mode::Clear => {}
@@ -331,8 +320,7 @@ impl Copied {
 impl Trusted {
     /// Resets the field with its type's [`Reset`], which is trusted: a
     /// probe records that it never differs.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline]
     pub fn reset<F: Reset + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
         if pass.uncopied() {
             field.reset();
@@ -343,8 +331,7 @@ impl Trusted {
 impl Unresettable {
     /// A compile error at the field, from its bound ([`ResetField`]'s
     /// message): a type with `Reset` would have been [`Trusted`].
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
+    #[inline]
     pub fn reset<F: ResetField + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
         if pass.uncopied() {
             field.reset_field();

@@ -142,8 +142,7 @@ impl RawRestorer {
     ///
     /// As for [`RawRestorer::restore`], and the template is read by no
     /// other thread meanwhile unless `T: Sync`.
-    #[allow(clippy::inline_always, reason = "one call, in each of two paths")]
-    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[inline]
     unsafe fn copy(&self, value: NonNull<u8>) {
         // SAFETY: `fields` is the struct's pass, `value` one of its objects
         // (the caller's promise); the plan's pointers are to the fields of
