@@ -103,6 +103,9 @@ pub trait ResetPart {
     fn reset_part(&mut self);
 }
 
+// Not recommended: a field type without `Reset` is reported as this
+// trait's message alone (see `ResetField`).
+#[diagnostic::do_not_recommend]
 impl<T: Reset + ?Sized> ResetPart for T {
     #[allow(
         clippy::inline_always,

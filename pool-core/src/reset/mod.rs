@@ -327,6 +327,10 @@ macro_rules! impl_reset_for_tuples {
     () => {};
     ($head:ident $(, $tail:ident)*) => {
         /// Resets each element in place.
+        // Not listed among the types that implement `Reset` when a field's
+        // type does not: twelve tuple arities are not what the user needs
+        // to read there.
+        #[diagnostic::do_not_recommend]
         impl<$head: Reset, $($tail: Reset),*> Reset for ($head, $($tail,)*) {
             #[inline]
             fn reset(&mut self) {

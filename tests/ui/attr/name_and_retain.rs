@@ -15,7 +15,7 @@ struct Empty {
 
 #[derive(Poolable, Default)]
 #[pool(retain = keep_all)]
-struct Typed {
+struct Buffer {
     path: String,
 }
 
@@ -24,5 +24,5 @@ fn keep_all(_: &String) -> bool {
 }
 
 fn main() {
-    let _ = (Request::acquire(), Empty::acquire(), Typed::acquire());
+    let _ = (Request::acquire(), Empty::acquire(), Buffer::acquire());
 }

@@ -149,13 +149,17 @@ impl<'a> Pass<'a> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` implements neither `Reset` nor `Clone`, so `#[derive(Poolable)]` cannot reset this field",
     label = "this field's type implements neither `Reset` nor `Clone`",
-    note = "derive or implement `Clone` for `{Self}` (the derive then copies the constructor's value back into the field), or implement `Reset` for it; or add `#[pool(reset = path)]` or `#[pool(skip)]` to the field (`#[pool(default)]` sets `Default::default()`, which a reused object then holds even where the constructor gives another value)"
+    note = "derive `Reset` for the type (`#[derive(pool_core::Reset)]`, for an array or a tuple: for its elements' types) or implement `Reset` for it by hand; or derive `Clone` for it, and the field gets the constructor's value back; or give the field `#[pool(reset = path)]` or `#[pool(skip)]`"
 )]
 pub trait ResetField {
     /// [`Reset::reset`].
     fn reset_field(&mut self);
 }
 
+// Not recommended: a field type without `Reset` is reported as this
+// trait's message alone, not followed by `Reset`'s and a list of the types
+// that implement it.
+#[diagnostic::do_not_recommend]
 impl<T: Reset + ?Sized> ResetField for T {
     #[inline]
     fn reset_field(&mut self) {
