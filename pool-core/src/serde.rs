@@ -116,11 +116,7 @@ impl<T: Reset + Send + Serialize + 'static> Serialize for Pooled<T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut pooled = T::acquire();
-        // On an error `pooled` is dropped by the `?`, outside any panic: the
-        // guard resets the half-filled object and returns it to the pool.
-        T::deserialize_in_place(deserializer, &mut *pooled)?;
-        Ok(pooled)
+        decode_into(T::acquire(), deserializer)
     }
 
     /// Decodes into the object the guard already holds, in place: what a
@@ -131,6 +127,21 @@ impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
     ) -> Result<(), D::Error> {
         T::deserialize_in_place(deserializer, &mut **place)
     }
+}
+
+/// The one body of every in-place decode of a guard: `Pooled<T>`'s
+/// `Deserialize` and the seeds `&Pool<T>` and `&PoolHandle<T>` (both stay:
+/// deref coercion does not reach a generic `S: DeserializeSeed`). On an
+/// error `pooled` is dropped by the `?`, outside any panic: the guard
+/// resets the half-filled object and returns it to the pool.
+#[inline]
+fn decode_into<'de, T, D>(mut pooled: Pooled<T>, deserializer: D) -> Result<Pooled<T>, D::Error>
+where
+    T: Reset + Send + Deserialize<'de> + 'static,
+    D: Deserializer<'de>,
+{
+    T::deserialize_in_place(deserializer, &mut *pooled)?;
+    Ok(pooled)
 }
 
 /// Decodes into an object of this pool, in place: the way to decode into a
@@ -162,9 +173,7 @@ impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for
     type Value = Pooled<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
-        let mut pooled = self.acquire();
-        T::deserialize_in_place(deserializer, &mut *pooled)?;
-        Ok(pooled)
+        decode_into(self.acquire(), deserializer)
     }
 }
 
@@ -202,9 +211,7 @@ impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for
     type Value = Pooled<T>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
-        let mut pooled = self.acquire();
-        T::deserialize_in_place(deserializer, &mut *pooled)?;
-        Ok(pooled)
+        decode_into(self.acquire(), deserializer)
     }
 }
 

@@ -22,6 +22,7 @@
 use std::sync::{Arc, Weak};
 
 use crate::engine::fork::{self, excluded};
+use crate::engine::stats::Stats;
 use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
 /// A pool as the registry knows it: what `rotate` ages and [`pools`]
@@ -35,7 +36,7 @@ pub(crate) trait Rotate: Send + Sync {
     fn name(&self) -> &'static str;
 
     /// A snapshot of the pool's counters.
-    fn stats(&self) -> crate::Stats;
+    fn stats(&self) -> Stats;
 
     /// A visit of a run-time pool is over (see `sync::Owners`).
     fn leave(&self) {}
@@ -139,7 +140,7 @@ pub(crate) fn forget_gone() {
 /// (`idle` zero: an ended pool holds nothing), so that a name's published
 /// counters do not fall when one of its pools goes.
 #[cfg(feature = "metrics")]
-type Retired = Mutex<Vec<(&'static str, crate::Stats)>>;
+type Retired = Mutex<Vec<(&'static str, Stats)>>;
 
 #[cfg(feature = "metrics")]
 global! {
@@ -149,7 +150,7 @@ global! {
 /// A registered pool has ended (a run-time pool's core is dropped): keeps
 /// its final counters under its name.
 #[cfg(feature = "metrics")]
-pub(crate) fn retire(name: &'static str, mut stats: crate::Stats) {
+pub(crate) fn retire(name: &'static str, mut stats: Stats) {
     stats.idle = 0;
     let _fork = excluded();
     let mut retired = lock(&RETIRED);
@@ -161,7 +162,7 @@ pub(crate) fn retire(name: &'static str, mut stats: crate::Stats) {
 
 /// The counters of every ended pool, by name (see [`retire`]).
 #[cfg(feature = "metrics")]
-pub(crate) fn retired() -> Vec<(&'static str, crate::Stats)> {
+pub(crate) fn retired() -> Vec<(&'static str, Stats)> {
     let _fork = excluded();
     lock(&RETIRED).clone()
 }
@@ -230,7 +231,7 @@ impl PoolInfo {
     ///     println!("{}: {} idle, {} created", pool.name(), stats.idle, stats.created);
     /// }
     /// ```
-    pub fn stats(&self) -> crate::Stats {
+    pub fn stats(&self) -> Stats {
         self.pool.stats()
     }
 }

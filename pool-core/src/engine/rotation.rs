@@ -304,7 +304,7 @@ fn run() {
         drop(auto);
         // A panicking destructor must not end rotation for the rest of the
         // process; its panic has already been reported by the panic hook.
-        let _ = std::panic::catch_unwind(crate::rotate);
+        let _ = std::panic::catch_unwind(rotate);
         auto = self::auto();
     }
 }

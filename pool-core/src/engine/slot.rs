@@ -145,7 +145,7 @@ pub(crate) struct Entered<'a, L> {
     contents: ManuallyDrop<MutPtr<L>>,
     /// The slot's lock, for a slow path: no rotation can claim the slot
     /// until the operation ends.
-    _lock: Option<Locked<'a>>,
+    _lock: Option<SlotGuard<'a>>,
 }
 
 crate::sync::not_modelled! {
@@ -394,20 +394,20 @@ impl<L> Slots<L> {
 struct SlotLock(AtomicBool);
 
 /// A held [`SlotLock`]; released on drop.
-pub(crate) struct Locked<'a>(&'a SlotLock);
+pub(crate) struct SlotGuard<'a>(&'a SlotLock);
 
 impl SlotLock {
-    fn try_lock(&self) -> Option<Locked<'_>> {
-        // Not `then_some(Locked(self))`: that makes the guard, and drops
+    fn try_lock(&self) -> Option<SlotGuard<'_>> {
+        // Not `then_some(SlotGuard(self))`: that makes the guard, and drops
         // it (unlocking what another thread holds) when the exchange fails.
         let taken = self
             .0
             .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
             .is_ok();
-        taken.then(|| Locked(self))
+        taken.then(|| SlotGuard(self))
     }
 
-    fn lock(&self) -> Locked<'_> {
+    fn lock(&self) -> SlotGuard<'_> {
         let mut round = 0;
         loop {
             if let Some(locked) = self.try_lock() {
@@ -419,7 +419,7 @@ impl SlotLock {
     }
 }
 
-impl Drop for Locked<'_> {
+impl Drop for SlotGuard<'_> {
     fn drop(&mut self) {
         self.0.0.store(false, Ordering::Release);
     }

@@ -23,8 +23,8 @@ use crate::reset::Reset;
 /// - a static pool's [`Pool`](crate::Pool), which lives for ever;
 /// - a run-time pool's [`Pool`](crate::Pool), first in the pool's
 ///   allocation, for a guard that holds a strong count on that allocation;
-/// - a thread's part of a run-time pool, for a guard counted out by that
-///   part (`crate::pool::runtime::part`).
+/// - a thread's share of a run-time pool, for a guard counted out by that
+///   share (`crate::pool::runtime::share`).
 ///
 /// Invariant: the container lives until the guard's one call to `release`
 /// or `abandon` has returned; that call gives back whatever the guard held

@@ -42,7 +42,7 @@ use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 use config::{MakeFn, PoolConfig, ResetFn, ResetOn, RetainFn};
 use guard::{Abandoned, Home, Pooled, Released};
-use runtime::threads::{Memo, PartHead};
+use runtime::threads::{Memo, ShareHead};
 use state::StateRef;
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
@@ -86,7 +86,7 @@ use state::StateRef;
 /// ```
 #[repr(C)]
 pub struct Pool<T: Reset + Send + 'static> {
-    /// Where the guards that hold nothing of a part go back: for a static,
+    /// Where the guards that hold nothing of a share go back: for a static,
     /// the pool itself; for a run-time pool, its allocation, on which such
     /// a guard holds a strong count. First, so that a pointer to it is a
     /// pointer to the pool ([`Home`]'s invariant).
@@ -102,11 +102,11 @@ pub(crate) enum Caches<T: Reset + Send + 'static> {
     /// `static` (`declare`'s invariant). A constant in a pool static, so
     /// the compiler folds the `match` on the fast paths away.
     Static(&'static LocalKey<ThreadCache>),
-    /// A run-time pool's threads' parts.
+    /// A run-time pool's threads' shares.
     Runtime(Runtime<T>),
 }
 
-/// How a run-time pool's `Pool` reaches its threads' parts: its
+/// How a run-time pool's `Pool` reaches its threads' shares: its
 /// allocation, erased, its id, and the table of the functions that know
 /// its type. The run-time pools are built on this module (`runtime`), so
 /// it names none of their types.
@@ -123,19 +123,19 @@ pub(crate) struct Runtime<T: Reset + Send + 'static> {
 /// A run-time pool's functions past the memo, each called with the pool's
 /// allocation (`Runtime::inner`): made once per `T`, a constant.
 pub(crate) struct RuntimeFns<T: Reset + Send + 'static> {
-    /// Acquires through the calling thread's part (a memo miss). Called
+    /// Acquires through the calling thread's share (a memo miss). Called
     /// with the pool in the allocation too.
     pub(crate) acquire: unsafe fn(NonNull<()>, &Pool<T>) -> Pooled<T>,
     /// Files an object given with [`Pool::put`] (counted, not yet reset)
-    /// through the calling thread's part, as a release.
+    /// through the calling thread's share, as a release.
     pub(crate) put: unsafe fn(NonNull<()>, Boxed<T>),
-    /// Empties the calling thread's part's cache, for [`Pool::clear`].
+    /// Empties the calling thread's share's cache, for [`Pool::clear`].
     pub(crate) clear: unsafe fn(NonNull<()>),
 }
 
 // SAFETY: a pointer to a run-time pool's allocation, which is `Sync` (its
-// mutable parts are behind locks, atomics and the per-thread parts), kept
-// alive by whatever holds the `Pool` this is part of.
+// mutable shares are behind locks, atomics and the per-thread shares), kept
+// alive by whatever holds the `Pool` this belongs to.
 unsafe impl<T: Reset + Send + 'static> Send for Runtime<T> {}
 // SAFETY: as above.
 unsafe impl<T: Reset + Send + 'static> Sync for Runtime<T> {}
@@ -210,28 +210,28 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// [`acquire`](Self::acquire) for the run-time pool whose parts are
-    /// reached through `runtime`: through the calling thread's part, which
+    /// [`acquire`](Self::acquire) for the run-time pool whose shares are
+    /// reached through `runtime`: through the calling thread's share, which
     /// the memo gives on the fast path.
     #[inline]
     pub(crate) fn acquire_runtime(&self, runtime: &Runtime<T>) -> Pooled<T> {
-        if let Memo::Hit(part) = runtime::threads::get(runtime.id) {
+        if let Memo::Hit(share) = runtime::threads::get(runtime.id) {
             // SAFETY: recorded for this pool (ids are never reused), so
-            // this thread's part of it (`runtime::threads`'s invariant),
-            // alive as long as the pool, which `self` keeps alive; a part
+            // this thread's share of it (`runtime::threads`'s invariant),
+            // alive as long as the pool, which `self` keeps alive; a share
             // begins with its head, and this thread owns it.
-            let head = unsafe { part.cast::<PartHead<T>>().as_ref() };
-            // A part an acquire reaches holds the pool (`HELD`: `Part`'s
-            // protocol, `crate::pool::runtime::part`).
+            let head = unsafe { share.cast::<ShareHead<T>>().as_ref() };
+            // A share an acquire reaches holds the pool (`HELD`: `Share`'s
+            // protocol, `crate::pool::runtime::share`).
             debug_assert!(
                 head.lent.held(),
-                "a part reached by an acquire holds its pool"
+                "a share reached by an acquire holds its pool"
             );
             let value = self.take(Some(head.cache.get()), epoch().now(), head.reset_on);
             head.lent.lend_held();
-            // SAFETY: the guard is counted in the part's `lent`, and the
-            // part holds the pool; its home is the part's first field.
-            return unsafe { Pooled::new(value, part.cast::<Home<T>>()) };
+            // SAFETY: the guard is counted in the share's `lent`, and the
+            // share holds the pool; its home is the share's first field.
+            return unsafe { Pooled::new(value, share.cast::<Home<T>>()) };
         }
         // SAFETY: a run-time pool's own allocation and acquire, and the
         // pool is the one in it.
@@ -255,7 +255,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Acquires with `cache` as this thread's cache: an idle object (reset
-    /// here if `reset_on` says so: the pool's, or a run-time pool's part's,
+    /// here if `reset_on` says so: the pool's, or a run-time pool's share's,
     /// which its acquire holds anyway), or a new one.
     #[inline(always)]
     pub(crate) fn take(&self, cache: Option<&RawCache>, now: u64, reset_on: ResetOn) -> Boxed<T> {
@@ -298,10 +298,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
     }
 
-    /// Returns `value`, released by a guard with no part (a static pool's,
+    /// Returns `value`, released by a guard with no share (a static pool's,
     /// or a run-time pool's counted guard), to this thread's cache: the
     /// static's, or none (the shared store) for a run-time pool, whose
-    /// guards with a part go back through it (`runtime::part`).
+    /// guards with a share go back through it (`runtime::share`).
     #[inline(always)]
     pub(crate) fn release(&self, value: Boxed<T>) {
         let Some(value) = self.prepare(value, self.config.reset_on, true) else {
@@ -316,7 +316,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Resets a released object if `reset_on` says so, and runs the pool's
     /// `retain` test on it unless `check_retain` is `false` (a run-time
-    /// pool's part fixes both when it is made; `false` only for a pool
+    /// pool's share fixes both when it is made; `false` only for a pool
     /// with no test): the object to keep, or `None` if the test dropped it.
     #[inline(always)]
     pub(crate) fn prepare(

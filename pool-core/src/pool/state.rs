@@ -222,7 +222,7 @@ crate::sync::modelled! {
         /// The calling thread's cache for the pool whose shared half is
         /// `state`, registered with it. (A static pool's `thread_local!`
         /// starts unset and registers on its thread's first slow path:
-        /// `RawCache::unset`; a run-time pool's part makes its own.)
+        /// `RawCache::unset`; a run-time pool's share makes its own.)
         /// Allocates its slot, and nothing for the objects: the first
         /// release grows the cache.
         pub(crate) fn with_state(state: StateRef<T>) -> Self {

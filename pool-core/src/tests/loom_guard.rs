@@ -27,7 +27,7 @@ loom::lazy_static! {
         let state = Box::leak(Box::new(PoolState::new("model", &config)));
         // SAFETY: leaked, so it lives for ever, as the static `pool!`
         // declares does.
-        Box::leak(Box::new(unsafe { finish(config, (&CACHE, state), release_guarded) }))
+        Box::leak(Box::new(unsafe { finish((config, (&CACHE, state)), release_guarded) }))
     };
 }
 

@@ -1,10 +1,10 @@
 //! Models of a pool made at run time (`Pool::builder`): its end, when the
 //! last handle and guard go on different threads while another rotates,
-//! and a thread's exit handing its part back while a guard it lent is out.
+//! and a thread's exit handing its share back while a guard it lent is out.
 //! The run-time pool adds a lifetime to the static pools' protocol: the
 //! registry and the threads' lists reach it through `Weak`s, guards count
-//! on their parts, parts hold strong counts, and its last owner drops
-//! every part's cache and then its store.
+//! on their shares, shares hold strong counts, and its last owner drops
+//! every share's cache and then its store.
 //!
 //! loom drops a thread's locals outside the model's execution, where the
 //! exit (which takes modelled locks) cannot run: every spawned thread that
@@ -17,11 +17,11 @@ use super::loom_support::{create, live};
 use crate::pool::runtime::threads::PARTS;
 use crate::{Pool, pools, rotate};
 
-/// Ends a model thread: what its exit does to its parts of run-time pools
+/// Ends a model thread: what its exit does to its shares of run-time pools
 /// (the list's destructor then finds nothing left).
 fn exit_thread() {
-    let mut parts = PARTS.with(|parts| std::mem::take(&mut *parts.borrow_mut()));
-    parts.exit();
+    let mut shares = PARTS.with(|shares| std::mem::take(&mut *shares.borrow_mut()));
+    shares.exit();
 }
 
 #[test]
@@ -76,9 +76,9 @@ fn clones_used_on_two_threads_and_a_rotation_share_one_pool_and_leave_nothing() 
 #[test]
 fn two_guards_of_one_thread_released_on_two_others_as_the_last_handle_goes_free_everything_once() {
     loom::model(|| {
-        // Both guards count on this thread's part of the pool; the part
+        // Both guards count on this thread's share of the pool; the share
         // closes as the handle goes, and whichever of the three steps is
-        // last gives the part's hold on the pool back.
+        // last gives the share's hold on the pool back.
         let pool = Pool::builder(create).capacity(2).thread_capacity(1).build();
         let (a, b) = (pool.acquire(), pool.acquire());
         let first = thread::spawn(move || {
@@ -102,10 +102,10 @@ fn a_part_handed_back_at_its_threads_exit_serves_the_next_thread_as_its_guard_an
  {
     loom::model(|| {
         // A thread caches an object, keeps a guard it acquired, and exits:
-        // its cache goes to the shared store and its part to the pool's
+        // its cache goes to the shared store and its share to the pool's
         // free list, still counting the guard out. The guard's release on
-        // another thread takes that part, with a new cache, while the last
-        // handle closes every part.
+        // another thread takes that share, with a new cache, while the last
+        // handle closes every share.
         let pool = Pool::builder(create).capacity(2).thread_capacity(1).build();
         let handle = pool.clone();
         let guard = thread::spawn(move || {
@@ -131,13 +131,13 @@ fn a_part_handed_back_at_its_threads_exit_serves_the_next_thread_as_its_guard_an
 #[test]
 fn a_guard_released_by_the_thread_that_took_its_part_since_goes_to_that_threads_cache() {
     loom::model(|| {
-        // A thread exits with a guard out; its part goes to the free list,
-        // bearing no owner. The next thread to acquire takes that part and
+        // A thread exits with a guard out; its share goes to the free list,
+        // bearing no owner. The next thread to acquire takes that share and
         // becomes its owner, so the old guard's release there finds its
-        // own thread's cache through the part (the owner test), while
+        // own thread's cache through the share (the owner test), while
         // another thread's release of a second old guard, racing with the
         // taking, reads the owner it does not bear and goes through its
-        // own part.
+        // own share.
         let pool = Pool::builder(create).capacity(3).thread_capacity(2).build();
         let handle = pool.clone();
         let (mine, theirs) = thread::spawn(move || {

@@ -78,7 +78,7 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
     // `release`.
     // SAFETY: leaked, so it lives for ever, as a `pool!` static does.
     Box::leak(Box::new(unsafe {
-        finish(config, (&NO_CACHE, state), |_, _| {})
+        finish((config, (&NO_CACHE, state)), |_, _| {})
     }))
 }
 

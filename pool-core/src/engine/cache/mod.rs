@@ -1,7 +1,7 @@
 //! A thread's cache of one pool, [`RawCache`]: its fast paths and its slow
 //! paths (refill, spill, by the cache's own policy, `policy`),
 //! and the typed handle a static pool's `thread_local!` holds,
-//! [`LocalCache`]. A run-time pool's each thread's part holds a `RawCache`.
+//! [`LocalCache`]. A run-time pool's each thread's share holds a `RawCache`.
 //! The cache is a stack of idle objects that only its thread touches, so
 //! the fast paths take no lock and perform no atomic read-modify-write.
 //!
@@ -407,7 +407,7 @@ impl Drop for Held<'_> {
 // handshake (`crate::engine::slot`) asks only that one thread at a time act as
 // owner, in program order; moving the cache to another thread hands that
 // role over with the synchronization of the move itself. A run-time pool's
-// caches move only so: in a thread's part, which another thread reaches
+// caches move only so: in a thread's share, which another thread reaches
 // only to drop it, with every thread's use of it over, or to retire it and
 // replace it, under the pool's lock, after the owner has exited. The objects inside are `Erased`, which is `Send`, and
 // the core is reached through a `Sync` reference.
@@ -427,7 +427,7 @@ crate::sync::modelled! {
 
     /// A loom model's thread cache of idle objects for one pool, typed:
     /// the pools themselves keep theirs as [`RawCache`]s (a static pool's
-    /// in its `ThreadCache`, a run-time pool's in its parts), which the
+    /// in its `ThreadCache`, a run-time pool's in its shares), which the
     /// models cannot build the same way.
     #[doc(hidden)]
     #[repr(transparent)]
@@ -489,7 +489,7 @@ not_modelled! {
 
 modelled! {
     /// Under loom, a static pool's cache is dropped by its (loom)
-    /// thread-local, as a run-time pool's part's is.
+    /// thread-local, as a run-time pool's share's is.
     #[doc(hidden)]
     #[repr(transparent)]
     pub struct ThreadCache(pub(crate) RawCache);

@@ -1,9 +1,9 @@
 //! Pools made at run time: [`PoolBuilder`], which makes one, and
 //! [`PoolHandle`], a handle that dereferences to the [`Pool`].
 //!
-//! A run-time pool is one allocation, an `Arc` of `Inner` (`part`), that
+//! A run-time pool is one allocation, an `Arc` of `Inner` (`share`), that
 //! holds everything a `pool!` declares as statics: the immutable [`Pool`],
-//! the list of its threads' parts (each a thread's cache and its count of
+//! the list of its threads' shares (each a thread's cache and its count of
 //! guards out, where a static pool has a `thread_local!`), the state, and
 //! the builder's closures. The `Pool` points at its siblings, so the whole
 //! tier algorithm (caches, shared store, rotation, the slot handshake,
@@ -11,35 +11,35 @@
 //!
 //! Invariant: the allocation lives while a handle, a guard, or a rotation
 //! (or [`pools`](crate::pools) entry) visiting it does. Handles are
-//! `Arc`s. A guard counts on the part it was acquired through, and each
-//! part that has lent a guard holds one strong count until the pool is
-//! closed and its guards are back (`Part` states the protocol); a guard
-//! acquired on a thread that has no part (it is destroying its
+//! `Arc`s. A guard counts on the share it was acquired through, and each
+//! share that has lent a guard holds one strong count until the pool is
+//! closed and its guards are back (`Share` states the protocol); a guard
+//! acquired on a thread that has no share (it is destroying its
 //! thread-locals) holds a strong count of its own. The registry and the
 //! threads' lists hold `Weak`s, so they keep nothing alive. Its fields
 //! drop in order: the `Pool` (plain pointers), then, in `Inner`'s drop,
-//! every part and its cache (each cache hands its objects to the state's
+//! every share and its cache (each cache hands its objects to the state's
 //! shared store, as a thread's exit does), then the state, whose store
 //! drops every object, and the closures last, which nothing calls by
 //! then.
 //!
-//! A thread finds its part through a memo of the last four run-time pools
-//! it used (`threads`), then its own list of its parts, keyed by pool
-//! (`threads`), and otherwise takes one from the pool (`part`). So a
-//! thread's part of a pool costs the same whatever other threads exist,
-//! and needs no thread id. At the thread's exit its list hands each part
+//! A thread finds its share through a memo of the last four run-time pools
+//! it used (`threads`), then its own list of its shares, keyed by pool
+//! (`threads`), and otherwise takes one from the pool (`share`). So a
+//! thread's share of a pool costs the same whatever other threads exist,
+//! and needs no thread id. At the thread's exit its list hands each share
 //! back: the cache goes to the shared store, as a static pool's does, and
-//! the part waits on the pool's free list for the next thread, so a pool
-//! keeps as many parts as it ever had threads at once.
+//! the share waits on the pool's free list for the next thread, so a pool
+//! keeps as many shares as it ever had threads at once.
 //!
 //! [`PoolHandle`], a run-time pool's handle, and the home of the guards
 //! that hold a strong count on the pool's allocation.
 //!
 //! Invariant: the allocation lives while a handle, a guard, or a rotation
 //! visiting it does (the module docs of `crate::pool::runtime`). Handles
-//! count themselves in `handles`: the last one to go closes every part
+//! count themselves in `handles`: the last one to go closes every share
 //! (`close`), after which only guards keep the allocation alive. A guard
-//! acquired on a thread with no part holds a strong count of its own,
+//! acquired on a thread with no share holds a strong count of its own,
 //! given back by [`release_counted`] or [`abandon_counted`]. The
 //! allocation's drop, the protocol's last step, is here too.
 //!
@@ -50,7 +50,7 @@
 //! Invariant: a pool listed here is leaked (its `Arc`'s count is never
 //! given back), so a pointer to it stays valid for the life of the process.
 //! Otherwise it is a run-time pool like a built one: its guards are
-//! counted out by the threads' parts, which only ever keeps it alive
+//! counted out by the threads' shares, which only ever keeps it alive
 //! longer.
 //!
 //! The default name of a pool made at run time or for a generic derived
@@ -64,7 +64,7 @@
 //! pools of it are built, so a process that builds pools in a loop does not
 //! grow.
 
-mod part;
+mod share;
 pub(crate) mod threads;
 
 use std::any::{Any, TypeId};
@@ -84,8 +84,9 @@ use crate::pool::state::{PoolState, StateRef};
 use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, global, lock};
-use part::{
-    CLOSED, CreateFn, Inner, Lent, Parts, RetainFn, acquire_erased, clear_erased, put_erased,
+use share::{
+    CLOSED, CreateClosure, Inner, Lent, RetainClosure, Shares, acquire_erased, clear_erased,
+    put_erased,
 };
 use threads::HELD;
 
@@ -105,10 +106,10 @@ use threads::HELD;
 /// assert!(pool.acquire().capacity() >= size);
 /// ```
 pub struct PoolBuilder<T: Reset + Send + 'static> {
-    create: CreateFn<T>,
+    create: CreateClosure<T>,
     capacity: usize,
     thread_capacity: usize,
-    retain: Option<RetainFn<T>>,
+    retain: Option<RetainClosure<T>>,
     reset_on: ResetOn,
     name: &'static str,
 }
@@ -260,10 +261,10 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
 /// `PoolConfig` of a generic derived struct's pool (plain functions).
 pub(super) enum Recipe<T: Reset + Send + 'static> {
     Closures {
-        create: CreateFn<T>,
+        create: CreateClosure<T>,
         capacity: usize,
         thread_capacity: usize,
-        retain: Option<RetainFn<T>>,
+        retain: Option<RetainClosure<T>>,
         reset_on: ResetOn,
     },
     Config(PoolConfig<T>),
@@ -281,7 +282,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// Makes a run-time pool's allocation, its `Pool` pointing at its
     /// siblings.
     ///
-    /// The `Pool`'s home is for the guards that hold no part (they hold a
+    /// The `Pool`'s home is for the guards that hold no share (they hold a
     /// strong count instead).
     pub(super) fn make(recipe: Recipe<T>, name: &'static str) -> Arc<Self> {
         let home = Home {
@@ -353,7 +354,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 _retain: retain,
                 owners: Owners::new(),
                 handles: AtomicUsize::new(1),
-                parts: Mutex::new(Parts {
+                shares: Mutex::new(Shares {
                     all: Vec::new(),
                     free: Vec::new(),
                 }),
@@ -517,7 +518,7 @@ impl<T: Reset + Send + 'static> Drop for Counted<T> {
     }
 }
 
-/// The `release` of a guard taken without a part ([`Home`]): returns the
+/// The `release` of a guard taken without a share ([`Home`]): returns the
 /// object through the pool, then gives back the guard's strong count.
 fn release_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Released<T>) {
     let inner = home.cast::<Inner<T>>();
@@ -527,7 +528,7 @@ fn release_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Rel
     unsafe { inner.as_ref() }.put(value.0);
 }
 
-/// The `abandon` of a guard taken without a part ([`Home`]).
+/// The `abandon` of a guard taken without a share ([`Home`]).
 fn abandon_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
     let inner = home.cast::<Inner<T>>();
     let _counted = Counted(inner);
@@ -536,16 +537,16 @@ fn abandon_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aba
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
-    /// The last handle is gone: closes every part, and gives back the
-    /// count of each that has no guard out (`Part`'s invariant). `this` is
+    /// The last handle is gone: closes every share, and gives back the
+    /// count of each that has no guard out (`Share`'s invariant). `this` is
     /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
     fn close(&self, this: *const Inner<T>) {
-        let parts = lock(&self.parts);
-        for part in &parts.all {
-            let part = part.0;
-            // SAFETY: a part of this pool, alive as long as the pool; only
+        let shares = lock(&self.shares);
+        for share in &shares.all {
+            let share = share.0;
+            // SAFETY: a share of this pool, alive as long as the pool; only
             // its atomics are reached, as its owner may be using the rest.
-            let (lent, back) = unsafe { (&(*part.as_ptr()).head.lent, &(*part.as_ptr()).back) };
+            let (lent, back) = unsafe { (&(*share.as_ptr()).head.lent, &(*share.as_ptr()).back) };
             // No acquire follows: the handles' count ordered every one
             // before this `close`, and this is the last handle.
             let lent = lent.get();
@@ -559,7 +560,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 == CLOSED
             {
                 self.owners.leave();
-                // SAFETY: the part's count, given back once (only this
+                // SAFETY: the share's count, given back once (only this
                 // addition made `back` `CLOSED`: every guard was back);
                 // not the last count, as the caller's handle holds one.
                 unsafe { Arc::decrement_strong_count(this) };
@@ -576,14 +577,15 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
         // `self` is the only way in (a `&mut` that Stacked Borrows
         // protects), so point them at the state through `self` first.
         let state = NonNull::from(&self.state);
-        let parts = std::mem::take(&mut lock(&self.parts).all);
-        for Lent(part) in parts {
-            // SAFETY: made by `Box::into_raw` (`part`), freed only here;
+        let shares = std::mem::take(&mut lock(&self.shares).all);
+        for Lent(share) in shares {
+            // SAFETY: made by `Box::into_raw` (`share`), freed only here;
             // every thread's use of the pool is over.
-            let mut part = unsafe { Box::from_raw(part.as_ptr()) };
+            let mut share = unsafe { Box::from_raw(share.as_ptr()) };
             // SAFETY: `state` is a field of this allocation, dropped after
-            // the parts, and was made by `with_owner`.
-            part.cache_mut()
+            // the shares, and was made by `with_owner`.
+            share
+                .cache_mut()
                 .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }

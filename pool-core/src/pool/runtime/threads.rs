@@ -1,63 +1,63 @@
-//! A thread's parts of the run-time pools, as the typed pools reach them
+//! A thread's shares of the run-time pools, as the typed pools reach them
 //! on the fast path, with no call into the run-time pools' code: the memo
-//! that finds the calling thread's part of a pool, the token that says
-//! whose a part is, and the part's head, what an acquire reads and writes
-//! of it. The rest of a part (the count of guards given back, its pool,
+//! that finds the calling thread's share of a pool, the token that says
+//! whose a share is, and the share's head, what an acquire reads and writes
+//! of it. The rest of a share (the count of guards given back, its pool,
 //! its owner's token) and the protocol that keeps the pool alive are
-//! `crate::pool::runtime::part`'s, which embeds the head first.
+//! `crate::pool::runtime::share`'s, which embeds the head first.
 //!
 //! The memo: four entries, the pool's id modulo four picks one, so a
 //! thread's first four run-time pools never evict each other; in front of
-//! the thread's list of its parts (below).
+//! the thread's list of its shares (below).
 //!
 //! Invariants:
-//! - A memo entry is set only just after the thread's list gave the part,
+//! - A memo entry is set only just after the thread's list gave the share,
 //!   so only while the list is alive, and the list's destructor turns the
-//!   memo off ([`off`]) before it hands any part back to its pool; from
+//!   memo off ([`off`]) before it hands any share back to its pool; from
 //!   then on the memo stays off, and run-time pools' operations on the
-//!   thread go without a part. So an entry always names a part of this
+//!   thread go without a share. So an entry always names a share of this
 //!   thread's own. The memo has no destructor of its own, so it is
 //!   readable during thread-local destruction. Under loom every model
 //!   thread runs on one OS thread, so the memo is unused there: always a
 //!   miss.
 //! - Tokens are given once per thread, never reused, and never [`NOBODY`]
-//!   (a part's owner when it has none) or `UNSET` (a thread's token
-//!   before it is given, which no part bears): so a part's owner equals a
-//!   thread's token only if that thread stored it, when it took the part,
-//!   and has not stored [`NOBODY`] since, when it handed the part back.
+//!   (a share's owner when it has none) or `UNSET` (a thread's token
+//!   before it is given, which no share bears): so a share's owner equals a
+//!   thread's token only if that thread stored it, when it took the share,
+//!   and has not stored [`NOBODY`] since, when it handed the share back.
 //!   Under loom each model thread has its own token.
-//! - A head is the first field of a `#[repr(C)]` part, so a pointer to the
-//!   head is a pointer to the part, and its `home` is first, so it is a
-//!   pointer to the home of the guards lent through the part ([`Home`]'s
+//! - A head is the first field of a `#[repr(C)]` share, so a pointer to the
+//!   head is a pointer to the share, and its `home` is first, so it is a
+//!   pointer to the home of the guards lent through the share ([`Home`]'s
 //!   invariant). `cache` and `reset_on` are written only while no thread
-//!   owns the part; `lent` only by the owner thread. A part whose `lent`
+//!   owns the share; `lent` only by the owner thread. A share whose `lent`
 //!   has [`HELD`] set holds a strong count on its pool, so a guard counted
-//!   out of it in `lent` keeps the pool alive (`Part`'s protocol).
+//!   out of it in `lent` keeps the pool alive (`Share`'s protocol).
 //!
-//! Each thread's own list of its parts of the run-time pools, keyed by the
+//! Each thread's own list of its shares of the run-time pools, keyed by the
 //! pool's id, and what the thread's exit does with them: the storage a
 //! `thread_local!` gives a static pool, for pools made at run time.
 //!
-//! Invariant: a part in a thread's list is used by that thread alone, for
+//! Invariant: a share in a thread's list is used by that thread alone, for
 //! as long as its pool lives and the list does. The list's destructor, at
 //! the thread's exit, first turns the thread's memo off (above), so that
-//! no later operation on the thread reaches a part, and then hands each
-//! part whose pool is still alive back to it ([`Exit::exit`]): the pool
-//! retires the part's cache into its shared store, as a static pool's
-//! thread-local does, and keeps the part for the next thread that needs
+//! no later operation on the thread reaches a share, and then hands each
+//! share whose pool is still alive back to it ([`Exit::exit`]): the pool
+//! retires the share's cache into its shared store, as a static pool's
+//! thread-local does, and keeps the share for the next thread that needs
 //! one. Neither the lookup nor the exit needs a thread id, so both work
 //! in any order of the thread-local destructors; once the list is gone,
-//! the thread's operations go without a part.
+//! the thread's operations go without a share.
 //!
 //! A pool dropped before the thread leaves a dead entry (its `Weak`
-//! upgrades to nothing, and the pool has freed the part), which the
+//! upgrades to nothing, and the pool has freed the share), which the
 //! thread's next insertion clears when the list has doubled since the last
 //! clearing. So a thread's list costs one entry per live pool it used,
 //! whatever other threads exist.
 //!
 //! Under loom a model thread's locals are dropped outside its execution,
 //! where no modelled lock may be taken: a model ends each thread by taking
-//! its list out of [`PARTS`] and calling [`Parts::exit`], which is what
+//! its list out of [`PARTS`] and calling [`Shares::exit`], which is what
 //! the destructor does.
 
 use std::cell::{Cell, RefCell, UnsafeCell};
@@ -77,13 +77,13 @@ use crate::sync::{AtomicUsize, MODELLED, Ordering};
 /// An entry's id once the memo is off: matches no pool.
 const OFF: u64 = u64::MAX;
 
-/// A part's owner when no thread owns it: no thread's token.
+/// A share's owner when no thread owns it: no thread's token.
 pub(crate) const NOBODY: u64 = 0;
 
-/// A thread's token before it is given: no part's owner.
+/// A thread's token before it is given: no share's owner.
 const UNSET: u64 = u64::MAX;
 
-/// The memo's entries, each a pool's id and the thread's part of it, and
+/// The memo's entries, each a pool's id and the thread's share of it, and
 /// the thread's token, on one thread-local.
 struct Entries {
     entries: [Cell<(u64, NonNull<()>)>; 4],
@@ -109,7 +109,7 @@ crate::sync::thread_local! {
     static MODEL_TOKEN: Cell<u64> = Cell::new(UNSET);
 }
 
-/// The calling thread's token: the `owner` of the parts it owns, and of
+/// The calling thread's token: the `owner` of the shares it owns, and of
 /// no other (module docs); [`UNSET`] until [`own_token`] gives it one.
 #[inline]
 pub(crate) fn token() -> u64 {
@@ -120,7 +120,7 @@ pub(crate) fn token() -> u64 {
     }
 }
 
-/// The calling thread's token, given now if it has none: what a part it
+/// The calling thread's token, given now if it has none: what a share it
 /// takes bears as its owner.
 pub(crate) fn own_token() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(NOBODY + 1);
@@ -140,7 +140,7 @@ pub(crate) fn own_token() -> u64 {
 }
 
 /// Turns the thread's memo off for good: the thread is destroying its
-/// list of parts.
+/// list of shares.
 pub(crate) fn off() {
     if !MODELLED {
         MEMO.with(|memo| {
@@ -157,7 +157,7 @@ pub(crate) enum Memo {
     Hit(NonNull<()>),
     /// Nothing recorded: look the cache up.
     Miss,
-    /// The thread has destroyed its list of parts, or is destroying it,
+    /// The thread has destroyed its list of shares, or is destroying it,
     /// and its memo is off: the operation goes without a cache.
     Off,
 }
@@ -191,33 +191,33 @@ pub(crate) fn set(id: u64, cache: NonNull<()>) {
     }
 }
 
-/// The unit of a part's counts of guards (`lent` here, `back` in the part).
+/// The unit of a share's counts of guards (`lent` here, `back` in the share).
 pub(crate) const ONE: usize = 2;
-/// `lent`'s flag: the part holds a strong count on its pool.
+/// `lent`'s flag: the share holds a strong count on its pool.
 pub(crate) const HELD: usize = 1;
 
-/// The head of a run-time pool's part (module docs). Generic only in its
+/// The head of a run-time pool's share (module docs). Generic only in its
 /// home: what the fast acquire calls on it is compiled once, not once per
 /// pooled type.
 #[repr(C)]
-pub(crate) struct PartHead<T: Reset + Send + 'static> {
-    /// What the guards lent through the part point to. First (module
+pub(crate) struct ShareHead<T: Reset + Send + 'static> {
+    /// What the guards lent through the share point to. First (module
     /// docs).
     pub(crate) home: Home<T>,
     /// The owner's cache, without its type.
     pub(crate) cache: OwnerCache,
-    /// The pool's `reset_on`, for the acquires through the part: read
+    /// The pool's `reset_on`, for the acquires through the share: read
     /// here, on the line the acquire reads anyway.
     pub(crate) reset_on: ResetOn,
-    /// The guards lent through the part, and whether it holds its pool.
+    /// The guards lent through the share, and whether it holds its pool.
     pub(crate) lent: LentCount,
 }
 
-impl<T: Reset + Send + 'static> PartHead<T> {
-    /// A head for a part whose guards go back through `home`, with
+impl<T: Reset + Send + 'static> ShareHead<T> {
+    /// A head for a share whose guards go back through `home`, with
     /// `cache` for its first owner, of a pool that resets on `reset_on`.
     pub(crate) fn new(home: Home<T>, cache: RawCache, reset_on: ResetOn) -> Self {
-        PartHead {
+        ShareHead {
             home,
             cache: OwnerCache(UnsafeCell::new(cache)),
             reset_on,
@@ -226,25 +226,25 @@ impl<T: Reset + Send + 'static> PartHead<T> {
     }
 }
 
-/// A part's cache: reached by the part's owner only, and replaced by the
+/// A share's cache: reached by the share's owner only, and replaced by the
 /// next owner before its first use.
 pub(crate) struct OwnerCache(UnsafeCell<RawCache>);
 
 impl OwnerCache {
-    /// The cache. Called by the part's owner only.
+    /// The cache. Called by the share's owner only.
     #[inline]
     pub(crate) fn get(&self) -> &RawCache {
-        // SAFETY: only the part's next owner replaces the cache, before
+        // SAFETY: only the share's next owner replaces the cache, before
         // its first use, and no reference of the last owner's outlives its
-        // handing the part back (module docs); the caller owns the part.
+        // handing the share back (module docs); the caller owns the share.
         unsafe { &*self.0.get() }
     }
 
-    /// Gives the part a new cache for its new owner.
+    /// Gives the share a new cache for its new owner.
     ///
     /// # Safety
     ///
-    /// The caller is the part's new owner, which has not used the part
+    /// The caller is the share's new owner, which has not used the share
     /// yet: no reference to the old cache is live.
     pub(crate) unsafe fn replace(&self, cache: RawCache) {
         // SAFETY: the caller's promise.
@@ -259,33 +259,33 @@ impl OwnerCache {
 
 /// `ONE` × guards lent + [`HELD`]: written by the owner only (a load and a
 /// store per acquire), read by the pool's `close`. On a line of its own:
-/// the home's line is read by every release of the part's guards, on
+/// the home's line is read by every release of the share's guards, on
 /// whatever thread, and sharing it would move that line between the cores
 /// for every object handed across.
 pub(crate) struct LentCount(CachePadded<AtomicUsize>);
 
 impl LentCount {
     /// The count, for `close`, which no acquire can race (module docs of
-    /// `crate::pool::runtime::part`).
+    /// `crate::pool::runtime::share`).
     #[inline]
     pub(crate) fn get(&self) -> usize {
         self.0.load(Ordering::Relaxed)
     }
 
-    /// Whether the part holds its count on the pool, as every part an
+    /// Whether the share holds its count on the pool, as every share an
     /// acquire reaches does.
     #[inline]
     pub(crate) fn held(&self) -> bool {
         self.get() & HELD != 0
     }
 
-    /// Records that the part now holds its count on the pool. Called by
-    /// the owner, under the pool's lock on its parts.
+    /// Records that the share now holds its count on the pool. Called by
+    /// the owner, under the pool's lock on its shares.
     pub(crate) fn set_held(&self) {
         self.0.store(self.get() | HELD, Ordering::Relaxed);
     }
 
-    /// Counts a guard lent, on the owner's thread, through a part that
+    /// Counts a guard lent, on the owner's thread, through a share that
     /// holds its count on the pool: a load and a store, as no other thread
     /// writes the count.
     #[inline]
@@ -296,22 +296,22 @@ impl LentCount {
 }
 
 /// A run-time pool, as a thread's list knows it: what to do with the
-/// thread's part of it when the thread exits.
+/// thread's share of it when the thread exits.
 pub(super) trait Exit: Send + Sync {
-    /// The thread that owns `part`, this pool's, is exiting: take the
-    /// part back. Called with a strong count on the pool, given back here.
-    fn exit(self: Arc<Self>, part: NonNull<()>);
+    /// The thread that owns `share`, this pool's, is exiting: take the
+    /// share back. Called with a strong count on the pool, given back here.
+    fn exit(self: Arc<Self>, share: NonNull<()>);
 }
 
-/// A thread's part of one pool.
-struct Entry {
+/// A thread's share of one pool.
+struct Listed {
     pool: Weak<dyn Exit>,
-    part: NonNull<()>,
+    share: NonNull<()>,
 }
 
-/// The calling thread's parts, by pool id.
-pub(crate) struct Parts {
-    by_pool: HashMap<u64, Entry, BuildHasherDefault<IdHasher>>,
+/// The calling thread's shares, by pool id.
+pub(crate) struct Shares {
+    by_pool: HashMap<u64, Listed, BuildHasherDefault<IdHasher>>,
     /// The length at which the next insertion clears dead entries.
     clear_at: usize,
 }
@@ -320,42 +320,42 @@ pub(crate) struct Parts {
 const CLEAR_AT_LEAST: usize = 8;
 
 crate::sync::thread_local! {
-    /// The calling thread's parts.
-    pub(crate) static PARTS: RefCell<Parts> = RefCell::new(Parts::default());
+    /// The calling thread's shares.
+    pub(crate) static PARTS: RefCell<Shares> = RefCell::new(Shares::default());
 }
 
-/// The calling thread's part of the pool `id`: the one listed, or the one
-/// `take` hands it (the pool and its part), then listed. `None` once the
+/// The calling thread's share of the pool `id`: the one listed, or the one
+/// `take` hands it (the pool and its share), then listed. `None` once the
 /// thread is destroying its list.
 ///
 /// `take` may lock the pool's own locks, but must not use a run-time pool.
-pub(super) fn part(
+pub(super) fn share(
     id: u64,
     take: impl FnOnce() -> (Weak<dyn Exit>, NonNull<()>),
 ) -> Option<NonNull<()>> {
     PARTS
-        .try_with(|parts| {
-            if let Some(entry) = parts.borrow().by_pool.get(&id) {
-                return entry.part;
+        .try_with(|shares| {
+            if let Some(entry) = shares.borrow().by_pool.get(&id) {
+                return entry.share;
             }
-            let (pool, part) = take();
-            parts.borrow_mut().insert(id, Entry { pool, part });
-            part
+            let (pool, share) = take();
+            shares.borrow_mut().insert(id, Listed { pool, share });
+            share
         })
         .ok()
 }
 
-impl Default for Parts {
+impl Default for Shares {
     fn default() -> Self {
-        Parts {
+        Shares {
             by_pool: HashMap::default(),
             clear_at: CLEAR_AT_LEAST,
         }
     }
 }
 
-impl Parts {
-    fn insert(&mut self, id: u64, entry: Entry) {
+impl Shares {
+    fn insert(&mut self, id: u64, entry: Listed) {
         if self.by_pool.len() >= self.clear_at {
             self.by_pool
                 .retain(|_, entry| entry.pool.strong_count() > 0);
@@ -364,19 +364,19 @@ impl Parts {
         self.by_pool.insert(id, entry);
     }
 
-    /// Turns the thread's memo off, then hands every listed part back to
+    /// Turns the thread's memo off, then hands every listed share back to
     /// its pool, if the pool lives: what the thread's exit does.
     pub(crate) fn exit(&mut self) {
         off();
         for (_, entry) in self.by_pool.drain() {
             if let Some(pool) = entry.pool.upgrade() {
-                pool.exit(entry.part);
+                pool.exit(entry.share);
             }
         }
     }
 }
 
-impl Drop for Parts {
+impl Drop for Shares {
     fn drop(&mut self) {
         self.exit();
     }

@@ -130,7 +130,7 @@ impl RawRestorer {
     /// As for [`RawRestorer::restore`].
     #[inline(never)]
     unsafe fn restore_locked(&self, lock: &Mutex<()>, value: NonNull<u8>) {
-        let _held = Held::take(self, lock);
+        let _held = TemplateHold::take(self, lock);
         // SAFETY: the caller's promise; the lock is held by this thread.
         unsafe { self.copy(value) };
     }
@@ -162,15 +162,15 @@ std::thread_local! {
 }
 
 /// A template's lock, held by this thread for one restore.
-struct Held<'a> {
+struct TemplateHold<'a> {
     _guard: MutexGuard<'a, ()>,
     outer: *const RawRestorer,
 }
 
-impl<'a> Held<'a> {
+impl<'a> TemplateHold<'a> {
     /// The lock, or `None` if this thread holds it already (the restore is
     /// nested in one of the same template: same thread, no data race).
-    fn take(restorer: &RawRestorer, lock: &'a Mutex<()>) -> Option<Held<'a>> {
+    fn take(restorer: &RawRestorer, lock: &'a Mutex<()>) -> Option<TemplateHold<'a>> {
         let me: *const RawRestorer = restorer;
         let outer = HOLDING.try_with(Cell::get).unwrap_or(std::ptr::null());
         if std::ptr::eq(outer, me) {
@@ -180,14 +180,14 @@ impl<'a> Held<'a> {
         // lock left it whole: a poisoned lock is taken all the same.
         let guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
         let _ = HOLDING.try_with(|holding| holding.set(me));
-        Some(Held {
+        Some(TemplateHold {
             _guard: guard,
             outer,
         })
     }
 }
 
-impl Drop for Held<'_> {
+impl Drop for TemplateHold<'_> {
     fn drop(&mut self) {
         let _ = HOLDING.try_with(|holding| holding.set(self.outer));
     }

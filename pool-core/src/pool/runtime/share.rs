@@ -1,42 +1,42 @@
-//! A run-time pool's allocation, `Inner`, and its threads' parts: each
-//! part holds one thread's cache and the counts of the guards lent through
+//! A run-time pool's allocation, `Inner`, and its threads' shares: each
+//! share holds one thread's cache and the counts of the guards lent through
 //! it; the pool lists them all (for `close` and its drop) and keeps those
-//! of exited threads for the next threads. How a thread finds its part is
+//! of exited threads for the next threads. How a thread finds its share is
 //! `lookup`'s; how a guard comes back through it, `release`'s; the end of
 //! the protocol, when the last handle goes, `crate::pool::runtime`'s.
 //!
-//! Invariant: the count protocol stated on [`Part`]: a part that can lend
+//! Invariant: the count protocol stated on [`Share`]: a share that can lend
 //! a guard holds one strong count on the pool until the pool is closed and
-//! every guard it lent is back; a guard holds a count on its part, given
-//! back by its home's `release` or `abandon` ([`Home`]). A part has one
+//! every guard it lent is back; a guard holds a count on its share, given
+//! back by its home's `release` or `abandon` ([`Home`]). A share has one
 //! owner thread at a time: the thread whose list (`thread`) holds it, and
 //! between two owners, none (it is on the pool's free list, its cache
 //! retired); it is freed with the pool.
 //!
-//! The way back of a guard acquired through a thread's part: its
+//! The way back of a guard acquired through a thread's share: its
 //! `release` and `abandon` ([`Home`]), which return the object through
 //! the pool on whatever thread drops the guard, then give back the
-//! guard's count on its part; and `Inner`'s `put`, the same return for an
-//! object with no part's count (`Pool::put`, a counted guard, a generic
+//! guard's count on its share; and `Inner`'s `put`, the same return for an
+//! object with no share's count (`Pool::put`, a counted guard, a generic
 //! struct's guard).
 //!
-//! Invariant: `Part`'s count protocol (`part`): a release gives back its
+//! Invariant: `Share`'s count protocol (`share`): a release gives back its
 //! guard's count exactly once, last, also when the reset, the `retain`
 //! test or a destructor panics ([`GiveBack`]), and touches nothing of the
-//! pool after it unless its addition closed the part. An object goes to
-//! the part's cache only on the part's owner thread (`Part::own_cache`),
-//! else to the calling thread's own part.
+//! pool after it unless its addition closed the share. An object goes to
+//! the share's cache only on the share's owner thread (`Share::own_cache`),
+//! else to the calling thread's own share.
 //!
-//! How a run-time pool's `Pool` reaches the calling thread's part past the
-//! memo (`Inner::part`): the thread's list of its parts
-//! (`thread`), which takes a part from the pool the first time, one an
-//! exited thread left or a new one; what the pool does with a part when
+//! How a run-time pool's `Pool` reaches the calling thread's share past the
+//! memo (`Inner::share`): the thread's list of its shares
+//! (`thread`), which takes a share from the pool the first time, one an
+//! exited thread left or a new one; what the pool does with a share when
 //! its thread exits ([`Exit`]); and the `put` and `clear` of the pool's
-//! `crate::pool::Runtime` (its `acquire`, past the memo, is `part`'s).
+//! `crate::pool::Runtime` (its `acquire`, past the memo, is `share`'s).
 //!
-//! Invariant: a part the lookup returns is the calling thread's own, and
-//! lives as long as the pool (`part`'s invariant): the memo and the list
-//! give only parts this thread took, and a part is handed back, its cache
+//! Invariant: a share the lookup returns is the calling thread's own, and
+//! lives as long as the pool (`share`'s invariant): the memo and the list
+//! give only shares this thread took, and a share is handed back, its cache
 //! retired, only by its thread's exit, once the memo is off.
 
 use std::mem::ManuallyDrop;
@@ -45,7 +45,7 @@ use std::sync::{Arc, Weak};
 
 use crossbeam_utils::CachePadded;
 
-use super::threads::{self, Exit, Memo, ONE, PartHead};
+use super::threads::{self, Exit, Memo, ONE, ShareHead};
 use crate::engine::cache::RawCache;
 use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
@@ -58,12 +58,12 @@ use crate::reset::Reset;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, Owners, lock};
 
 /// A run-time pool's constructor and `retain` test, as the pool keeps them.
-pub(super) type CreateFn<T> = Arc<dyn Fn() -> T + Send + Sync>;
-pub(super) type RetainFn<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
+pub(super) type CreateClosure<T> = Arc<dyn Fn() -> T + Send + Sync>;
+pub(super) type RetainClosure<T> = Arc<dyn Fn(&T) -> bool + Send + Sync>;
 
 /// A run-time pool's allocation. `repr(C)` with `pool` first, and the
 /// `Pool`'s home first in it, so that the home of a guard taken without a
-/// part is a pointer to the `Inner`, which [`release_counted`] and
+/// share is a pointer to the `Inner`, which [`release_counted`] and
 /// [`abandon_counted`] give back to the `Arc`. Fields drop in declaration
 /// order (module docs of `crate::pool::runtime`).
 #[repr(C)]
@@ -72,41 +72,41 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     pub(super) state: PoolState<T>,
     /// What `pool.config` calls, if closures; held here so that it lives
     /// as long.
-    pub(super) _create: Option<CreateFn<T>>,
-    pub(super) _retain: Option<RetainFn<T>>,
+    pub(super) _create: Option<CreateClosure<T>>,
+    pub(super) _retain: Option<RetainClosure<T>>,
     /// The strong count's happens-before, for loom.
     pub(super) owners: Owners,
-    /// How the `Pool` reaches the threads' parts, as `pool` holds it: the
+    /// How the `Pool` reaches the threads' shares, as `pool` holds it: the
     /// allocation (with the provenance of all of it) and the pool's id,
     /// the key of the threads' memos and lists. Here for a handle's
     /// acquire, which so skips `Pool::acquire`'s test of the pool's kind,
     /// and for the run-time code's own lookups.
     pub(super) erased: Runtime<T>,
-    /// Live handles: the last one to go closes every part (`close`).
+    /// Live handles: the last one to go closes every share (`close`).
     pub(super) handles: AtomicUsize,
-    /// Every part, for `close` and the drop, and those no thread owns.
-    pub(super) parts: Mutex<Parts<T>>,
+    /// Every share, for `close` and the drop, and those no thread owns.
+    pub(super) shares: Mutex<Shares<T>>,
 }
 
-/// A run-time pool's parts.
-pub(super) struct Parts<T: Reset + Send + 'static> {
-    /// Every part the pool made, each a `Box` of its own, freed with the
+/// A run-time pool's shares.
+pub(super) struct Shares<T: Reset + Send + 'static> {
+    /// Every share the pool made, each a `Box` of its own, freed with the
     /// pool.
     pub(super) all: Vec<Lent<T>>,
-    /// The parts of `all` that no thread owns: their threads exited.
+    /// The shares of `all` that no thread owns: their threads exited.
     pub(super) free: Vec<Lent<T>>,
 }
 
-/// A pointer to a part, in the pool's lists.
-pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<Part<T>>);
+/// A pointer to a share, in the pool's lists.
+pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<Share<T>>);
 
-// SAFETY: a pointer to a part, through which only the atomics `lent` and
-// `back` are reached while a thread owns the part, and the rest by the
-// part's next owner or the pool's drop, each after the part was handed
-// over under the pool's lock; the part lives as long as the pool.
+// SAFETY: a pointer to a share, through which only the atomics `lent` and
+// `back` are reached while a thread owns the share, and the rest by the
+// share's next owner or the pool's drop, each after the share was handed
+// over under the pool's lock; the share lives as long as the pool.
 unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 
-/// A thread's part of a run-time pool, in the thread's list and the pool's:
+/// A thread's share of a run-time pool, in the thread's list and the pool's:
 /// the thread's cache, and the counts of the guards acquired through it
 /// and of those given back.
 ///
@@ -114,7 +114,7 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 /// that every thread shares (a strong count per guard made two threads on
 /// one pool slower than one). They are two, on two lines: `lent`, written
 /// by the owner alone (a load and a store per acquire), and `back`, which
-/// every release of one of the part's guards adds to, on whatever thread;
+/// every release of one of the share's guards adds to, on whatever thread;
 /// and `lent` is on a line apart from the `pool` fields those releases
 /// read.
 /// One count that both sides read-modify-write would move its line between
@@ -122,51 +122,51 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 /// Invariant, with `lent` = `ONE` × guards acquired + `HELD`, and `back` =
 /// `ONE` × guards given back (+ `CLOSED` − `ONE` × guards acquired, once
 /// closed), all modulo `usize`:
-/// - From when a thread takes it while a handle is left, the part holds
+/// - From when a thread takes it while a handle is left, the share holds
 ///   one strong count on the pool (`HELD`), taken under the pool's lock
-///   on its parts (`part_slow`); so every part an acquire goes through holds
+///   on its shares (`share_slow`); so every share an acquire goes through holds
 ///   it (an acquire needs a handle, and none comes back once none is
 ///   left).
 /// - When the last handle goes, `close` adds `CLOSED` − `ONE` × guards
-///   acquired to `back` of every held part (no acquire can follow: it
+///   acquired to `back` of every held share (no acquire can follow: it
 ///   needs a handle, and the handles' count orders every earlier acquire
 ///   before `close`). From then `back` is `CLOSED` exactly when every
 ///   guard is back, which before `close` it never is (`CLOSED` is its low
 ///   bit). The one read-modify-write of `back` that makes it `CLOSED`,
-///   `close`'s or a release's (`give_back`), gives back the part's count.
+///   `close`'s or a release's (`give_back`), gives back the share's count.
 /// - A release touches nothing of the pool after its addition to `back`,
 ///   unless it is the one that gives the count back.
 #[repr(C)]
-pub(super) struct Part<T: Reset + Send + 'static> {
+pub(super) struct Share<T: Reset + Send + 'static> {
     /// The guards' home, the owner's cache, `reset_on` and `lent`: what
     /// `Pool::acquire` reaches on its fast path. First, so that a guard's
-    /// home is a pointer to its part (`PartHead`'s invariant); the guards'
-    /// home is `release::part_release` and `release::part_abandon`.
-    pub(super) head: PartHead<T>,
-    /// Added to by the releases of the part's guards, on any thread: on a
+    /// home is a pointer to its share (`ShareHead`'s invariant); the guards'
+    /// home is `release::share_release` and `release::share_abandon`.
+    pub(super) head: ShareHead<T>,
+    /// Added to by the releases of the share's guards, on any thread: on a
     /// line of its own, away from what the owner writes and reads.
     pub(super) back: CachePadded<AtomicUsize>,
     /// The pool's allocation, with the provenance of all of it.
     inner: NonNull<Inner<T>>,
     /// The owner's token (`threads::token`), or `threads::NOBODY` between two
-    /// owners: written by the owner alone, as it takes the part and as it
-    /// hands it back, and read by every release of the part's guards,
-    /// which so knows whether the part is its own thread's (`threads`'s
+    /// owners: written by the owner alone, as it takes the share and as it
+    /// hands it back, and read by every release of the share's guards,
+    /// which so knows whether the share is its own thread's (`threads`'s
     /// invariant). Beside `inner`, which those releases read anyway.
     owner: AtomicU64,
 }
 
-/// `back`'s flag: the pool is closed (`Part`'s invariant).
+/// `back`'s flag: the pool is closed (`Share`'s invariant).
 pub(super) const CLOSED: usize = 1;
 
-// SAFETY: a part moves to another thread only from an exited owner to the
+// SAFETY: a share moves to another thread only from an exited owner to the
 // next, through the pool's lock, or to the pool's drop, once every thread's
 // use of the pool is over (`LocalCache`'s `Send` says why a cache may), and
 // `inner` points to the pool, which is `Sync`.
-unsafe impl<T: Reset + Send + 'static> Send for Part<T> {}
+unsafe impl<T: Reset + Send + 'static> Send for Share<T> {}
 
-impl<T: Reset + Send + 'static> Part<T> {
-    /// A new part of the pool at `inner`, with a cache of its own, whose
+impl<T: Reset + Send + 'static> Share<T> {
+    /// A new share of the pool at `inner`, with a cache of its own, whose
     /// guards go back through `home` (`release::home`), for a pool that
     /// resets its objects on `reset_on`.
     pub(super) fn new(
@@ -175,27 +175,27 @@ impl<T: Reset + Send + 'static> Part<T> {
         home: Home<T>,
         reset_on: ResetOn,
     ) -> Self {
-        Part {
-            head: PartHead::new(home, RawCache::new(core), reset_on),
+        Share {
+            head: ShareHead::new(home, RawCache::new(core), reset_on),
             back: CachePadded::new(AtomicUsize::new(0)),
             inner,
             owner: AtomicU64::new(threads::NOBODY),
         }
     }
 
-    /// The owner's cache. Called by the part's owner only (or the pool's
+    /// The owner's cache. Called by the share's owner only (or the pool's
     /// drop), which is not replacing it.
     #[inline]
     pub(super) fn cache(&self) -> &RawCache {
         self.head.cache.get()
     }
 
-    /// Gives the part a new cache for its new owner, the old one retired
+    /// Gives the share a new cache for its new owner, the old one retired
     /// by the last owner's exit (its drop frees its slot).
     ///
     /// # Safety
     ///
-    /// The caller is the part's new owner, which has not used the part
+    /// The caller is the share's new owner, which has not used the share
     /// yet, and the last owner handed it back under the pool's lock.
     pub(super) unsafe fn renew(&self, core: CoreRef) {
         let cache = RawCache::new(core);
@@ -203,17 +203,17 @@ impl<T: Reset + Send + 'static> Part<T> {
         unsafe { self.head.cache.replace(cache) };
     }
 
-    /// Makes the calling thread the part's owner, as it takes the part.
+    /// Makes the calling thread the share's owner, as it takes the share.
     ///
     /// # Safety
     ///
-    /// The caller is taking the part for its own: a new one, or one off
+    /// The caller is taking the share for its own: a new one, or one off
     /// the pool's free list, taken under the pool's lock.
     pub(super) unsafe fn own(&self) {
         self.owner.store(threads::own_token(), Ordering::Relaxed);
     }
 
-    /// Hands the part back: the calling thread, its owner, is done with it.
+    /// Hands the share back: the calling thread, its owner, is done with it.
     pub(super) fn disown(&self) {
         self.owner.store(threads::NOBODY, Ordering::Relaxed);
     }
@@ -221,8 +221,8 @@ impl<T: Reset + Send + 'static> Part<T> {
     /// The owner's cache, if the calling thread is the owner: a release's
     /// way to its thread's cache without a lookup. (Relaxed is enough:
     /// only this thread stores its token, so reading it, this thread
-    /// reads its own last store, made as it took the part; had it handed
-    /// the part back since, it would read `NOBODY` or a later owner's
+    /// reads its own last store, made as it took the share; had it handed
+    /// the share back since, it would read `NOBODY` or a later owner's
     /// token.)
     #[inline]
     pub(super) fn own_cache(&self) -> Option<&RawCache> {
@@ -234,7 +234,7 @@ impl<T: Reset + Send + 'static> Part<T> {
     }
 
     /// The pool's allocation, with the provenance of all of it: never
-    /// written after the part is made.
+    /// written after the share is made.
     #[inline]
     pub(super) fn inner(&self) -> NonNull<Inner<T>> {
         self.inner
@@ -245,11 +245,11 @@ impl<T: Reset + Send + 'static> Part<T> {
         self.head.cache.get_mut()
     }
 
-    /// Takes the part's strong count on the pool, unless it holds it.
+    /// Takes the share's strong count on the pool, unless it holds it.
     ///
     /// # Safety
     ///
-    /// The caller owns the part, holds the pool's lock on its parts (so
+    /// The caller owns the share, holds the pool's lock on its shares (so
     /// that `close` sees the count it takes), and keeps the pool alive.
     #[cold]
     pub(super) unsafe fn hold(&self) {
@@ -271,24 +271,24 @@ impl<T: Reset + Send + 'static> Inner<T> {
         self.erased.inner.cast()
     }
 
-    /// An acquire through `part`, the calling thread's.
+    /// An acquire through `share`, the calling thread's.
     #[inline]
-    fn acquire_through(&self, part: NonNull<Part<T>>) -> Pooled<T> {
-        // SAFETY: this thread's part, alive as long as the pool (which the
+    fn acquire_through(&self, share: NonNull<Share<T>>) -> Pooled<T> {
+        // SAFETY: this thread's share, alive as long as the pool (which the
         // caller's `&self` keeps alive); other threads touch only its
         // `back`.
-        let here = unsafe { part.as_ref() };
+        let here = unsafe { share.as_ref() };
         let now = epoch().now();
         let value = self.pool.take(Some(here.cache()), now, here.head.reset_on);
         here.head.lent.lend_held();
-        // SAFETY: the guard's count on the part, which holds the pool
-        // (`Part`'s invariant), is given back by `part_release` or
-        // `part_abandon`; the part's home is its first field (`repr(C)`).
-        unsafe { Pooled::new(value, part.cast::<Home<T>>()) }
+        // SAFETY: the guard's count on the share, which holds the pool
+        // (`Share`'s invariant), is given back by `share_release` or
+        // `share_abandon`; the share's home is its first field (`repr(C)`).
+        unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
     }
 
     /// An acquire on a thread that is destroying its thread-locals, which
-    /// has no part: without a cache, the guard holding a strong count.
+    /// has no share: without a cache, the guard holding a strong count.
     #[cold]
     #[inline(never)]
     fn acquire_counted(&self) -> Pooled<T> {
@@ -306,17 +306,17 @@ impl<T: Reset + Send + 'static> Inner<T> {
         unsafe { Pooled::new(value, this.cast::<Home<T>>()) }
     }
 
-    /// The calling thread's part: from the thread's memo, or else through
-    /// [`part_slow`]. `None` once the thread is destroying its
+    /// The calling thread's share: from the thread's memo, or else through
+    /// [`share_slow`]. `None` once the thread is destroying its
     /// list (see [`Memo::Off`]).
     #[inline]
-    fn part(&self) -> Option<NonNull<Part<T>>> {
+    fn share(&self) -> Option<NonNull<Share<T>>> {
         match threads::get(self.erased.id) {
-            // Recorded by `part_slow`, on this thread, for the pool whose
+            // Recorded by `share_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
-            // it. So it is this thread's part (`threads`'s invariant).
-            Memo::Hit(part) => Some(part.cast()),
-            Memo::Miss => part_slow(self),
+            // it. So it is this thread's share (`threads`'s invariant).
+            Memo::Hit(share) => Some(share.cast()),
+            Memo::Miss => share_slow(self),
             Memo::Off => None,
         }
     }
@@ -324,7 +324,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
 
 /// The `acquire` of a run-time pool's `Pool` past its fast path
 /// (`crate::pool::Runtime`, `Pool::acquire_owned`): on a memo miss, through
-/// the thread's part, found or taken, or without one on a thread that is
+/// the thread's share, found or taken, or without one on a thread that is
 /// destroying its thread-locals.
 ///
 /// # Safety
@@ -338,8 +338,8 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
     // SAFETY: the caller's promise; `pool`, in it, keeps it alive.
     let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
     debug_assert!(std::ptr::eq(pool, &inner.pool), "the pool in `inner`");
-    match inner.part() {
-        Some(part) => inner.acquire_through(part),
+    match inner.share() {
+        Some(share) => inner.acquire_through(share),
         None => inner.acquire_counted(),
     }
 }
@@ -349,76 +349,77 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// `None` once the thread is destroying its thread-locals.
     #[inline]
     pub(super) fn cache(&self) -> Option<&RawCache> {
-        // SAFETY: a part lives as long as its pool, which `&self` keeps
+        // SAFETY: a share lives as long as its pool, which `&self` keeps
         // alive.
-        self.part().map(|part| unsafe { (*part.as_ptr()).cache() })
+        self.share()
+            .map(|share| unsafe { (*share.as_ptr()).cache() })
     }
 }
 
-/// The home of the guards acquired through a part of a pool that resets
+/// The home of the guards acquired through a share of a pool that resets
 /// its objects on `reset_on` and has a `retain` test if `retains`: both
 /// fixed here, so that a release reads neither.
 pub(super) fn home<T: Reset + Send + 'static>(reset_on: ResetOn, retains: bool) -> Home<T> {
     Home {
         release: match (reset_on, retains) {
-            (ResetOn::Release, false) => part_release::<T, true, false>,
-            (ResetOn::Release, true) => part_release::<T, true, true>,
-            (ResetOn::Acquire, false) => part_release::<T, false, false>,
-            (ResetOn::Acquire, true) => part_release::<T, false, true>,
+            (ResetOn::Release, false) => share_release::<T, true, false>,
+            (ResetOn::Release, true) => share_release::<T, true, true>,
+            (ResetOn::Acquire, false) => share_release::<T, false, false>,
+            (ResetOn::Acquire, true) => share_release::<T, false, true>,
         },
-        abandon: part_abandon::<T>,
+        abandon: share_abandon::<T>,
     }
 }
 
-/// Gives a guard's count back to its part when dropped, also when the
+/// Gives a guard's count back to its share when dropped, also when the
 /// reset, the `retain` test or a destructor on the way panics; with the
-/// part's pool, read once.
+/// share's pool, read once.
 struct GiveBack<T: Reset + Send + 'static> {
-    part: NonNull<Part<T>>,
+    share: NonNull<Share<T>>,
     inner: NonNull<Inner<T>>,
 }
 
 impl<T: Reset + Send + 'static> GiveBack<T> {
-    /// The count of the guard whose home is `home`, a part's.
+    /// The count of the guard whose home is `home`, a share's.
     ///
     /// # Safety
     ///
-    /// `home` is a part's, and the caller gives up the count of a guard
+    /// `home` is a share's, and the caller gives up the count of a guard
     /// acquired through it.
     unsafe fn new(home: NonNull<Home<T>>) -> Self {
-        let part = home.cast::<Part<T>>();
-        // SAFETY: the guard's count keeps the part alive; `inner` is never
-        // written after the part is made.
-        let inner = unsafe { (*part.as_ptr()).inner() };
-        GiveBack { part, inner }
+        let share = home.cast::<Share<T>>();
+        // SAFETY: the guard's count keeps the share alive; `inner` is never
+        // written after the share is made.
+        let inner = unsafe { (*share.as_ptr()).inner() };
+        GiveBack { share, inner }
     }
 
-    /// The part and its pool, alive until `self` drops.
-    fn get(&self) -> (&Part<T>, &Inner<T>) {
-        // SAFETY: the guard's count keeps the part's hold, and so the
+    /// The share and its pool, alive until `self` drops.
+    fn get(&self) -> (&Share<T>, &Inner<T>) {
+        // SAFETY: the guard's count keeps the share's hold, and so the
         // pool, alive until `self` drops; other threads write only the
-        // part's atomics.
-        unsafe { (self.part.as_ref(), self.inner.as_ref()) }
+        // share's atomics.
+        unsafe { (self.share.as_ref(), self.inner.as_ref()) }
     }
 }
 
 impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
     fn drop(&mut self) {
-        // SAFETY: the guard's part and count, given up by its home's call.
-        unsafe { give_back(self.part, self.inner) };
+        // SAFETY: the guard's share and count, given up by its home's call.
+        unsafe { give_back(self.share, self.inner) };
     }
 }
 
-/// The `release` of a guard acquired through a thread's part ([`Home`]):
+/// The `release` of a guard acquired through a thread's share ([`Home`]):
 /// returns the object through the pool, on whatever thread this is, then
-/// gives back the guard's count on the part. `RESET` is whether the pool
+/// gives back the guard's count on the share. `RESET` is whether the pool
 /// resets on release (its `reset_on`) and `RETAIN` whether it has a
-/// `retain` test, both fixed when the part is made.
-fn part_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool>(
+/// `retain` test, both fixed when the share is made.
+fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool>(
     home: NonNull<Home<T>>,
     value: Released<T>,
 ) {
-    // SAFETY: a part's guard, whose count its home's call gives up.
+    // SAFETY: a share's guard, whose count its home's call gives up.
     let give_back = unsafe { GiveBack::new(home) };
     let (here, inner) = give_back.get();
     let reset_on = if RESET {
@@ -428,8 +429,8 @@ fn part_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool
     };
     if let Some(value) = inner.pool.prepare(value.0, reset_on, RETAIN) {
         let now = epoch().now();
-        // The guard's own part, if this thread owns it (the common case:
-        // released where it was acquired); else this thread's part.
+        // The guard's own share, if this thread owns it (the common case:
+        // released where it was acquired); else this thread's share.
         match here.own_cache() {
             Some(cache) => inner.pool.give(Some(cache), value, now),
             None => inner.give_here(value, now),
@@ -437,39 +438,39 @@ fn part_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool
     }
 }
 
-/// The `abandon` of a guard acquired through a thread's part ([`Home`]).
-fn part_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
-    // SAFETY: a part's guard, whose count its home's call gives up.
+/// The `abandon` of a guard acquired through a thread's share ([`Home`]).
+fn share_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+    // SAFETY: a share's guard, whose count its home's call gives up.
     let give_back = unsafe { GiveBack::new(home) };
     give_back.get().1.pool.abandon(value);
 }
 
-/// Gives back a guard's count on the part it was acquired through, and the
-/// part's count on the pool if that was the closed part's last guard
-/// (`Part`'s invariant).
+/// Gives back a guard's count on the share it was acquired through, and the
+/// share's count on the pool if that was the closed share's last guard
+/// (`Share`'s invariant).
 ///
 /// # Safety
 ///
-/// `part` is a guard's part, `inner` its pool (read before: once the
-/// addition is done the part may be gone), and the guard gives its count
+/// `share` is a guard's share, `inner` its pool (read before: once the
+/// addition is done the share may be gone), and the guard gives its count
 /// up: nothing of the pool may be used by the caller after this call.
-unsafe fn give_back<T: Reset + Send + 'static>(part: NonNull<Part<T>>, inner: NonNull<Inner<T>>) {
+unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<Share<T>>, inner: NonNull<Inner<T>>) {
     // SAFETY: alive by the guard's count; `back` is only reached as an
     // atomic.
-    let back = unsafe { &(*part.as_ptr()).back };
+    let back = unsafe { &(*share.as_ptr()).back };
     if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
-        // SAFETY: the part's count on the pool, which only this release
+        // SAFETY: the share's count on the pool, which only this release
         // gives back.
         unsafe { let_go(inner) };
     }
 }
 
-/// Gives back a closed part's strong count on its pool: a call of its own,
+/// Gives back a closed share's strong count on its pool: a call of its own,
 /// so that a release keeps no stack for the `Arc`'s drop.
 ///
 /// # Safety
 ///
-/// The caller gives back the part's count (`Part`'s invariant); `inner`
+/// The caller gives back the share's count (`Share`'s invariant); `inner`
 /// has `Arc::as_ptr`'s provenance.
 #[cold]
 #[inline(never)]
@@ -483,7 +484,7 @@ unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
 
 impl<T: Reset + Send + 'static> Inner<T> {
     /// [`Pool::put`](crate::Pool::put), knowing where the caches are; also
-    /// the release of a guard that holds no part (`crate::pool::runtime`).
+    /// the release of a guard that holds no share (`crate::pool::runtime`).
     #[inline]
     pub(super) fn put(&self, value: Boxed<T>) {
         if let Some(value) = self.pool.prepare(value, self.pool.config.reset_on, true) {
@@ -492,7 +493,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     }
 
     /// Returns a prepared `value` through the calling thread's cache: a
-    /// release on a thread other than its part's owner (a call of its
+    /// release on a thread other than its share's owner (a call of its
     /// own, so that the owner's release keeps nothing for it).
     #[inline(never)]
     fn give_here(&self, value: Boxed<T>, now: u64) {
@@ -501,42 +502,42 @@ impl<T: Reset + Send + 'static> Inner<T> {
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
-    /// A part for a thread that has none: one an exited thread handed
+    /// A share for a thread that has none: one an exited thread handed
     /// back, with a new cache, or a new one; with the pool, for the
     /// thread's list. `this` is the pool, with `Arc::as_ptr`'s provenance.
-    fn take_part(&self, this: NonNull<Inner<T>>) -> (Weak<dyn Exit>, NonNull<()>) {
+    fn take_share(&self, this: NonNull<Inner<T>>) -> (Weak<dyn Exit>, NonNull<()>) {
         let core = self.pool.state.core();
-        let mut parts = lock(&self.parts);
-        let part = match parts.free.pop() {
-            Some(Lent(part)) => {
-                self.hold_unless_closed(&parts, part);
-                drop(parts);
+        let mut shares = lock(&self.shares);
+        let share = match shares.free.pop() {
+            Some(Lent(share)) => {
+                self.hold_unless_closed(&shares, share);
+                drop(shares);
                 // SAFETY: off the free list, so this thread owns it now and
                 // has not used it; its last owner put it there under the
                 // lock just released.
-                unsafe { part.as_ref().renew(core) };
+                unsafe { share.as_ref().renew(core) };
                 // SAFETY: as above.
-                unsafe { part.as_ref().own() };
-                part
+                unsafe { share.as_ref().own() };
+                share
             }
             None => {
-                // The new part's cache registers with the pool's core:
+                // The new share's cache registers with the pool's core:
                 // not under this lock.
-                drop(parts);
+                drop(shares);
                 let config = &self.pool.config;
                 let retains = config.retain.is_some();
                 let home = home(config.reset_on, retains);
-                let part = Box::new(Part::new(this, core, home, config.reset_on));
+                let share = Box::new(Share::new(this, core, home, config.reset_on));
                 // SAFETY: from `Box::into_raw`, so not null, with the
                 // provenance of the whole box, which only the pool's drop
                 // frees.
-                let part = unsafe { NonNull::new_unchecked(Box::into_raw(part)) };
+                let share = unsafe { NonNull::new_unchecked(Box::into_raw(share)) };
                 // SAFETY: made for this thread, not yet listed.
-                unsafe { part.as_ref().own() };
-                let mut parts = lock(&self.parts);
-                parts.all.push(Lent(part));
-                self.hold_unless_closed(&parts, part);
-                part
+                unsafe { share.as_ref().own() };
+                let mut shares = lock(&self.shares);
+                shares.all.push(Lent(share));
+                self.hold_unless_closed(&shares, share);
+                share
             }
         };
         // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
@@ -544,57 +545,57 @@ impl<T: Reset + Send + 'static> Inner<T> {
         // leaves as it is: this only makes a `Weak`.
         let pool = ManuallyDrop::new(unsafe { Arc::from_raw(this.as_ptr().cast_const()) });
         let pool: Weak<Inner<T>> = Arc::downgrade(&pool);
-        (pool, part.cast())
+        (pool, share.cast())
     }
 
-    /// Makes `part`, which the calling thread is taking, hold the pool,
-    /// unless the pool is closed: so every part an acquire reaches holds
+    /// Makes `share`, which the calling thread is taking, hold the pool,
+    /// unless the pool is closed: so every share an acquire reaches holds
     /// it (an acquire needs a handle, and handles never come back once
     /// none is left), and lending a guard is one addition. `_parts` is the
-    /// pool's lock on its parts, held: `close`, which looks at every part
-    /// under it, then either finds the part held or has run before and
+    /// pool's lock on its shares, held: `close`, which looks at every share
+    /// under it, then either finds the share held or has run before and
     /// left no handle.
-    fn hold_unless_closed(&self, _parts: &Parts<T>, part: NonNull<Part<T>>) {
+    fn hold_unless_closed(&self, _parts: &Shares<T>, share: NonNull<Share<T>>) {
         if self.handles.load(Ordering::Relaxed) != 0 {
-            // SAFETY: the calling thread is taking the part, under the
+            // SAFETY: the calling thread is taking the share, under the
             // lock; the caller's `&Pool` (or guard) keeps the pool alive.
-            unsafe { part.as_ref().hold() };
+            unsafe { share.as_ref().hold() };
         }
     }
 }
 
 impl<T: Reset + Send + 'static> Exit for Inner<T> {
-    fn exit(self: Arc<Self>, part: NonNull<()>) {
-        let part = part.cast::<Part<T>>();
-        // SAFETY: the exiting thread's part of this pool, which the strong
+    fn exit(self: Arc<Self>, share: NonNull<()>) {
+        let share = share.cast::<Share<T>>();
+        // SAFETY: the exiting thread's share of this pool, which the strong
         // count keeps alive; the thread is its owner, done with it (its
         // memo is off).
-        let part_ref = unsafe { part.as_ref() };
+        let part_ref = unsafe { share.as_ref() };
         part_ref.cache().retire();
         part_ref.disown();
-        lock(&self.parts).free.push(Lent(part));
+        lock(&self.shares).free.push(Lent(share));
         self.owners.leave();
     }
 }
 
-/// The calling thread's part of the pool `inner`, when its memo has none:
+/// The calling thread's share of the pool `inner`, when its memo has none:
 /// through the thread's list, then recorded in the memo. What
-/// `Inner::part` calls on a memo miss.
+/// `Inner::share` calls on a memo miss.
 #[cold]
 #[inline(never)]
-pub(super) fn part_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<NonNull<Part<T>>> {
+pub(super) fn share_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<NonNull<Share<T>>> {
     let id = inner.erased.id;
-    let part = threads::part(id, || inner.take_part(inner.this()))?;
-    threads::set(id, part);
-    Some(part.cast())
+    let share = threads::share(id, || inner.take_share(inner.this()))?;
+    threads::set(id, share);
+    Some(share.cast())
 }
 
 /// The `put` of a run-time pool's `Pool` (`crate::pool::Runtime`): files a
-/// counted `Pool::put` through the calling thread's part, as a release.
+/// counted `Pool::put` through the calling thread's share, as a release.
 ///
 /// # Safety
 ///
-/// As for `part`'s `acquire_erased`: `inner` is the live allocation of a run-time
+/// As for `share`'s `acquire_erased`: `inner` is the live allocation of a run-time
 /// pool of `T`s, with the provenance of all of it.
 pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, value: Boxed<T>) {
     // SAFETY: the caller's promise; the caller's `&Pool`, in the
@@ -603,7 +604,7 @@ pub(super) unsafe fn put_erased<T: Reset + Send + 'static>(inner: NonNull<()>, v
 }
 
 /// The own-cache half of a run-time pool's `Pool::clear`
-/// (`crate::pool::Runtime`): empties the calling thread's part's cache, the
+/// (`crate::pool::Runtime`): empties the calling thread's share's cache, the
 /// one cache reachable where rotation reaches none.
 ///
 /// # Safety
