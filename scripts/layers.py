@@ -167,6 +167,7 @@ def main():
         lines = sum(1 for _ in open(f, encoding="utf-8"))
         if lines > MAX_LINES:
             failures.append(f"{os.path.relpath(f, ROOT)} has {lines} lines, over {MAX_LINES}: split it by concept")
+    failures += undocumented(modules)
     cycle = find_cycle(edges)
     if cycle:
         failures.append("cycle: " + " -> ".join(c or "crate root" for c in cycle))
@@ -183,6 +184,28 @@ def main():
         return 1
     print(f"scripts/layers.sh: {len(modules)} modules in {len(LAYERS)} layers, no upward import, no cycle, none over {MAX_LINES} lines")
     return 0
+
+
+def undocumented(modules):
+    """Modules that docs/DESIGN.md's layer table does not name in their
+    layer's row (by full path, path below the layer, or last segment, in
+    backticks): the table is checked, not trusted."""
+    design = os.path.join(ROOT, "..", "..", "docs", "DESIGN.md")
+    rows = {}
+    for line in open(design, encoding="utf-8"):
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 3 and cells[1] in LAYERS:
+            rows[cells[1]] = cells[2]
+    missing = []
+    for m in sorted(modules):
+        if not m or m in LAYERS:
+            continue
+        row = rows.get(LAYERS[layer_of(m)], "")
+        segs = m.split("::")
+        names = {m, "::".join(segs[1:]), segs[-1]}
+        if not any(f"`{n}`" in row for n in names if n):
+            missing.append(f"docs/DESIGN.md's layer table does not name `{m}` in the {LAYERS[layer_of(m)]} row")
+    return missing
 
 
 def without_tests(text):
