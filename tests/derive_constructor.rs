@@ -8,9 +8,10 @@
 //! not see each other's allocations.
 
 use std::cell::Cell;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, RwLock};
 
-use pool_core::{Poolable, Pooled};
+use pool_core::{Poolable, Pooled, Reset};
 use pool_suite::alloc::{Counting, on_this_thread};
 
 #[global_allocator]
@@ -250,33 +251,166 @@ fn a_struct_that_is_not_sync_is_restored_too() {
     assert_eq!(counter.limit, 10);
 }
 
-/// A field type without `Clone` (a `Mutex`) cannot be copied back: its own
-/// `Reset` is trusted, as the derive's docs say.
+/// Issue 40, item 2: a field type that is not `Clone` but whose contents
+/// are (a `Mutex`, an `RwLock`, a `Cell` of a type that is not `Copy`, an
+/// atomic) came back as its `Reset` leaves it (`total: 5` came back `0`),
+/// with no error or warning. It is restored through its contents.
 #[derive(Poolable)]
 #[pool(new = Guarded::new)]
 struct Guarded {
     total: Mutex<u32>,
+    names: RwLock<Vec<String>>,
+    label: Cell<String>,
+    hits: AtomicU64,
+    open: AtomicBool,
+    mode: Mutex<Mode>,
     limit: u32,
+}
+
+/// `Clone + PartialEq` without `Reset`, as an enum of the user's.
+#[derive(Clone, Debug, PartialEq)]
+enum Mode {
+    Read,
+    Write,
 }
 
 impl Guarded {
     fn new() -> Self {
         Guarded {
             total: Mutex::new(5),
+            names: RwLock::new(vec!["admin".to_owned()]),
+            label: Cell::new("new".to_owned()),
+            hits: AtomicU64::new(7),
+            open: AtomicBool::new(true),
+            mode: Mutex::new(Mode::Write),
             limit: 10,
         }
     }
 }
 
 #[test]
-fn a_field_that_is_not_clone_is_reset_by_its_own_reset() {
+fn a_lock_a_cell_or_an_atomic_gets_the_constructors_contents_back() {
     let mut guarded = Guarded::acquire();
     *guarded.total.get_mut().expect("not poisoned") = 8;
+    guarded.names.get_mut().expect("not poisoned").clear();
+    guarded.label.set("used".to_owned());
+    guarded.hits.store(100, Ordering::Relaxed);
+    guarded.open.store(false, Ordering::Relaxed);
+    *guarded.mode.get_mut().expect("not poisoned") = Mode::Read;
     guarded.limit = 0;
     drop(guarded);
+
     let mut guarded = Guarded::acquire();
-    assert_eq!(*guarded.total.get_mut().expect("not poisoned"), 0);
-    assert_eq!(guarded.limit, 10, "the `Clone` field is still restored");
+    assert_eq!(*guarded.total.get_mut().expect("not poisoned"), 5);
+    assert_eq!(*guarded.names.get_mut().expect("not poisoned"), ["admin"]);
+    assert_eq!(guarded.label.get_mut(), "new");
+    assert_eq!(guarded.hits.load(Ordering::Relaxed), 7);
+    assert!(guarded.open.load(Ordering::Relaxed));
+    assert_eq!(*guarded.mode.get_mut().expect("not poisoned"), Mode::Write);
+    assert_eq!(guarded.limit, 10);
+}
+
+#[test]
+fn a_poisoned_lock_gets_the_constructors_contents_back_unpoisoned() {
+    let guarded = Guarded::acquire();
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut total = guarded.total.lock().expect("not poisoned yet");
+        *total = 9;
+        panic!("poisons the lock");
+    }));
+    assert!(guarded.total.is_poisoned());
+    drop(guarded);
+    let guarded = Guarded::acquire();
+    assert!(!guarded.total.is_poisoned());
+    assert_eq!(*guarded.total.lock().expect("not poisoned"), 5);
+}
+
+/// Neither `Clone` nor `PartialEq`: a lock of it cannot be copied back.
+#[derive(Debug)]
+struct Handle(u32);
+
+impl Reset for Handle {
+    fn reset(&mut self) {
+        self.0 = 0;
+    }
+}
+
+/// What remains: a wrapper of a type that cannot be copied comes back as
+/// its `Reset` leaves it (the derive's docs say so).
+#[derive(Poolable)]
+#[pool(new = Opaque::new)]
+struct Opaque {
+    handle: Mutex<Handle>,
+    limit: u32,
+}
+
+impl Opaque {
+    fn new() -> Self {
+        Opaque {
+            handle: Mutex::new(Handle(5)),
+            limit: 10,
+        }
+    }
+}
+
+#[test]
+fn a_lock_of_a_type_that_is_not_clone_is_reset_by_its_own_reset() {
+    let mut opaque = Opaque::acquire();
+    opaque.handle.get_mut().expect("not poisoned").0 = 8;
+    opaque.limit = 0;
+    drop(opaque);
+    let mut opaque = Opaque::acquire();
+    assert_eq!(opaque.handle.get_mut().expect("not poisoned").0, 0);
+    assert_eq!(opaque.limit, 10, "the `Clone` field is still restored");
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A constructor with a side effect: `fresh` runs it for the field at each
+/// reset, where the template would give every reused object its own id.
+#[derive(Poolable)]
+#[pool(new = Ticket::new)]
+struct Ticket {
+    #[pool(fresh = next_id)]
+    id: u64,
+    #[pool(fresh = Self::stamp)]
+    stamp: String,
+    note: String,
+}
+
+impl Ticket {
+    fn new() -> Self {
+        Ticket {
+            id: next_id(),
+            stamp: Self::stamp(),
+            note: String::new(),
+        }
+    }
+
+    fn stamp() -> String {
+        "stamped".to_owned()
+    }
+}
+
+#[test]
+fn fresh_gives_a_field_a_new_value_at_each_reuse() {
+    let mut ticket = Ticket::acquire();
+    let first = ticket.id;
+    ticket.stamp.clear();
+    ticket.note.push_str("used");
+    drop(ticket);
+    let ticket = Ticket::acquire();
+    assert_ne!(ticket.id, first, "a new id, not the template's");
+    assert!(ticket.id > first);
+    assert_eq!(ticket.stamp, "stamped");
+    assert!(ticket.note.is_empty());
+    let second = ticket.id;
+    drop(ticket);
+    assert!(Ticket::acquire().id > second);
 }
 
 /// Several threads reaching their first reset at once all get the

@@ -27,9 +27,9 @@ pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::release;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
-    Access, CloneEq, CloneOnly, Copied, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
-    KindUnresettable, LockedTemplate, Pass, Probe, ResetField, Share, ShareTemplate, Template,
-    Trusted, Unresettable,
+    Access, CloneEq, CloneOnly, Contents, ContentsCopied, ContentsEq, Copied, KindCloneEq,
+    KindCloneOnly, KindContentsCopied, KindContentsEq, KindCopied, KindTrusted, KindUnresettable,
+    LockedTemplate, Pass, Probe, ResetField, Share, ShareTemplate, Template, Trusted, Unresettable,
 };
 
 use crate::Pool;

@@ -51,10 +51,15 @@ pub(crate) struct Field<'a> {
 }
 
 impl Field<'_> {
-    /// A field reset by its type's `Reset`: no `skip`, `default` or
-    /// `reset = path`. Only these are restored from the constructor's value.
+    /// A field reset by its type's `Reset`: no `skip`, `default`, `reset =
+    /// path` or `fresh = path`. Only these are restored from the
+    /// constructor's value.
     pub(crate) fn is_plain(&self) -> bool {
-        self.attrs.skip.is_none() && self.attrs.default.is_none() && self.attrs.reset.is_none()
+        let attrs = &self.attrs;
+        attrs.skip.is_none()
+            && attrs.default.is_none()
+            && attrs.reset.is_none()
+            && attrs.fresh.is_none()
     }
 }
 

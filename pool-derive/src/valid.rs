@@ -4,7 +4,7 @@
 use quote::quote;
 
 use crate::ast::{Data, Derive, Field, Input};
-use crate::attr::{DEFAULT, MAX_CAPACITY, NEW, RESET, SKIP, Set, Symbol};
+use crate::attr::{DEFAULT, FRESH, MAX_CAPACITY, NEW, RESET, SKIP, Set, Symbol};
 use crate::ctxt::Ctxt;
 
 /// What the checks found that the stub impls must know about.
@@ -201,13 +201,14 @@ fn check_generics(cx: &Ctxt, input: &Input<'_>) {
 /// once, at the later of its two keys.
 fn check_field(cx: &Ctxt, field: &Field<'_>) {
     let attrs = &field.attrs;
-    let keys: [(Symbol, Option<Key<'_>>); 4] = [
+    let keys: [(Symbol, Option<Key<'_>>); 5] = [
         (SKIP, attrs.skip.as_ref().map(Key::of)),
         (DEFAULT, attrs.default.as_ref().map(Key::of)),
         (RESET, attrs.reset.as_ref().map(Key::of)),
+        (FRESH, attrs.fresh.as_ref().map(Key::of)),
         (MAX_CAPACITY, attrs.max_capacity.as_ref().map(Key::of)),
     ];
-    let conflicts: [(Symbol, Symbol, &str); 5] = [
+    let conflicts: [(Symbol, Symbol, &str); 9] = [
         (
             SKIP,
             DEFAULT,
@@ -222,6 +223,26 @@ fn check_field(cx: &Ctxt, field: &Field<'_>) {
             DEFAULT,
             RESET,
             "`default` and `reset` both say how to reset the field; keep one",
+        ),
+        (
+            SKIP,
+            FRESH,
+            "`skip` keeps the field as it is and `fresh` gives it a new value; keep one",
+        ),
+        (
+            DEFAULT,
+            FRESH,
+            "`default` and `fresh` both say what value the field gets; keep one",
+        ),
+        (
+            RESET,
+            FRESH,
+            "`reset` calls a function on the field and `fresh` replaces it; keep one",
+        ),
+        (
+            FRESH,
+            MAX_CAPACITY,
+            "`max_capacity` has no effect on a field that `fresh` replaces; remove one",
         ),
         (
             SKIP,

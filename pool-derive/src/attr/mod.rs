@@ -58,6 +58,8 @@ pub(crate) const DEFAULT: Symbol = Symbol("default");
 pub(crate) const RESET: Symbol = Symbol("reset");
 /// Field key: shrink a buffer that grew past a bound.
 pub(crate) const MAX_CAPACITY: Symbol = Symbol("max_capacity");
+/// Field key: a new value from a user function at each reset.
+pub(crate) const FRESH: Symbol = Symbol("fresh");
 
 const STRUCT_KEYS: &[Symbol] = &[
     NEW,
@@ -68,7 +70,7 @@ const STRUCT_KEYS: &[Symbol] = &[
     CRATE,
     RESET_ON,
 ];
-const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, MAX_CAPACITY];
+const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, FRESH, MAX_CAPACITY];
 
 impl Symbol {
     pub(crate) const fn as_str(self) -> &'static str {
@@ -252,6 +254,7 @@ pub(crate) struct Field {
     pub(crate) skip: Option<Set<()>>,
     pub(crate) default: Option<Set<()>>,
     pub(crate) reset: Option<Set<ExprPath>>,
+    pub(crate) fresh: Option<Set<ExprPath>>,
     pub(crate) max_capacity: Option<Set<Count>>,
 }
 
@@ -260,6 +263,7 @@ impl Field {
         let mut skip = Slot::new(SKIP);
         let mut default = Slot::new(DEFAULT);
         let mut reset = Slot::new(RESET);
+        let mut fresh = Slot::new(FRESH);
         let mut max_capacity = Slot::new(MAX_CAPACITY);
         for_each_key(cx, attrs, |meta, index| {
             let key = &meta.path;
@@ -272,6 +276,9 @@ impl Field {
             } else if *key == RESET {
                 let value = path_value(meta, RESET, "reset = clear_scores")?;
                 reset.set(cx, key, index, value);
+            } else if *key == FRESH {
+                let value = path_value(meta, FRESH, "fresh = next_id")?;
+                fresh.set(cx, key, index, value);
             } else if *key == MAX_CAPACITY {
                 let value = count_value(meta, MAX_CAPACITY, "max_capacity = 65536")?;
                 max_capacity.set(cx, key, index, value);
@@ -284,6 +291,7 @@ impl Field {
             skip: skip.get(),
             default: default.get(),
             reset: reset.get(),
+            fresh: fresh.get(),
             max_capacity: max_capacity.get(),
         }
     }

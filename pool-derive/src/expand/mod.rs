@@ -18,7 +18,7 @@
 //!             // differ and resets the others.
 //!             #[cfg_attr(not(debug_assertions), inline(always))]
 //!             fn __pool_fields(__pool_core_this: &mut Request, __pool_core_pass: &mut Pass<'_>) {
-//!                 (&&&&&Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);
+//!                 (&&&&&&&Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);
 //!                 // ... the same for `body`, then its shrink:
 //!                 <Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __pool_core_this.body, 65536);
 //!                 // Fields with attributes: in a reset, not in the probe.
@@ -212,7 +212,7 @@ fn generic_bounds(
     let predicates = &mut reset.make_where_clause().predicates;
     for field in fields {
         let (ty, attrs) = (field.ty, &field.attrs);
-        if attrs.skip.is_some() || attrs.reset.is_some() {
+        if attrs.skip.is_some() || attrs.reset.is_some() || attrs.fresh.is_some() {
             continue;
         }
         if attrs.default.is_some() {

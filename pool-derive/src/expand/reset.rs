@@ -150,14 +150,14 @@ pub(super) fn reset_body(
     (body, where_clause)
 }
 
-/// The kind traits in scope, for `(&&&&&Probe::of(&field)).kind()` (see
+/// The kind traits in scope, for `(&&&&&&&Probe::of(&field)).kind()` (see
 /// `pool_core`'s `template::plan`).
 fn kinds(krate: &Path) -> TokenStream {
     quote! {
         #[allow(unused_imports)]
         use #krate::__private::{
-            KindCloneEq as _, KindCloneOnly as _, KindCopied as _, KindTrusted as _,
-            KindUnresettable as _,
+            KindCloneEq as _, KindCloneOnly as _, KindContentsCopied as _, KindContentsEq as _,
+            KindCopied as _, KindTrusted as _, KindUnresettable as _,
         };
     }
 }
@@ -204,8 +204,8 @@ impl<'a> Shape<'a> {
 
 /// The statements that reset one field of `this`, as its attributes say:
 /// nothing for `skip`, a `Default` for `default`, the user's function for
-/// `reset`, else the field type's `Reset`; then the shrink for
-/// `max_capacity`.
+/// `reset`, the value of the user's function for `fresh`, else the field
+/// type's `Reset`; then the shrink for `max_capacity`.
 fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -> TokenStream {
     let Field { member, ty, attrs } = field;
     let span = at(ty.span());
@@ -228,6 +228,29 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
             })
             .collect();
         quote_spanned!(span=> #path(&mut #this.#member);)
+    } else if let Some(fresh) = &attrs.fresh {
+        // A new value from the user's function, typed through a `let` so
+        // that a function of the wrong type is reported at the path as
+        // "expected fn pointer `fn() -> u64`".
+        let path = this.user_tokens(fresh.value.to_token_stream(), shape);
+        let span = fresh.value.span();
+        // At the path too, so the mismatch is reported there alone.
+        let field_ty = respan_all(this.user_tokens(ty.to_token_stream(), shape), span);
+        let member = respan(member, span);
+        let this: TokenStream = this
+            .to_token_stream()
+            .into_iter()
+            .map(|mut token| {
+                token.set_span(span);
+                token
+            })
+            .collect();
+        quote_spanned! {span=>
+            #this.#member = {
+                let __pool_core_fresh: fn() -> #field_ty = #path;
+                __pool_core_fresh()
+            };
+        }
     } else if shape.part {
         quote_spanned!(span=> <#ty as #krate::__private::ResetPart>::reset_part(&mut #this.#member);)
     } else {
@@ -239,7 +262,7 @@ fn clear_field(krate: &Path, shape: &Shape<'_>, this: This, field: &Field<'_>) -
         // it from the template.
         let place = place(this, member, span);
         quote_spanned! {span=>
-            (&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place, __pool_core_pass);
+            (&&&&&&&#krate::__private::Probe::of(&#place)).kind().reset(&mut #place, __pool_core_pass);
         }
     };
     let shrink = shrink_field(krate, shape, this, field);
@@ -352,6 +375,24 @@ fn place(this: This, member: &Member, span: Span) -> TokenStream {
         })
         .collect();
     quote_spanned!(span=> #this.#member)
+}
+
+/// `tokens`, every one (in groups too) as if written at `span`.
+fn respan_all(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Group(group) => {
+                let mut inner = Group::new(group.delimiter(), respan_all(group.stream(), span));
+                inner.set_span(span);
+                TokenTree::Group(inner)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
 }
 
 /// `member`, as if written at `span`.

@@ -119,14 +119,16 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
             mode: Mode,
             #[pool(reset = reset_scores)]
             scores: [f32; 4],
+            #[pool(fresh = Self::next_id)]
+            serial: u64,
         }
     };
     let items = expand(&input);
     let expected = strings(&[
-        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.age)).kind().reset(&mut __pool_core_this.age, __pool_core_pass);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.tags)).kind().reset(&mut __pool_core_this.tags, __pool_core_pass);),
-        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.body)).kind().reset(&mut __pool_core_this.body, __pool_core_pass);),
+        quote!((& & & & & & &::pool_core::__private::Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);),
+        quote!((& & & & & & &::pool_core::__private::Probe::of(&__pool_core_this.age)).kind().reset(&mut __pool_core_this.age, __pool_core_pass);),
+        quote!((& & & & & & &::pool_core::__private::Probe::of(&__pool_core_this.tags)).kind().reset(&mut __pool_core_this.tags, __pool_core_pass);),
+        quote!((& & & & & & &::pool_core::__private::Probe::of(&__pool_core_this.body)).kind().reset(&mut __pool_core_this.body, __pool_core_pass);),
         quote!(<Vec<u8> as ::pool_core::__private::MaxCapacity>::shrink_past(&mut __pool_core_this.body, 65536);),
         // Fields with attributes are reset, and left alone by the probe of
         // the template.
@@ -135,6 +137,13 @@ fn the_clean_reset_is_one_straight_line_statement_per_field_as_its_attributes_sa
         }),
         quote!(if __pool_core_pass.resets() {
             reset_scores(&mut __pool_core_this.scores);
+        }),
+        // `Self` in the user's path is the struct's name in the nested pass.
+        quote!(if __pool_core_pass.resets() {
+            __pool_core_this.serial = {
+                let __pool_core_fresh: fn() -> u64 = Request::next_id;
+                __pool_core_fresh()
+            };
         }),
     ]);
     assert_eq!(reset_statements(&items), expected);
@@ -178,7 +187,7 @@ fn tuple_and_unit_structs_reset_by_position_and_not_at_all() {
         struct Pair(String, #[pool(skip)] u8, #[pool(default)] Mode);
     };
     let expected = strings(&[
-        quote!((& & & & &::pool_core::__private::Probe::of(&__pool_core_this.0)).kind().reset(&mut __pool_core_this.0, __pool_core_pass);),
+        quote!((& & & & & & &::pool_core::__private::Probe::of(&__pool_core_this.0)).kind().reset(&mut __pool_core_this.0, __pool_core_pass);),
         quote!(if __pool_core_pass.resets() {
             __pool_core_this.2 = <Mode as ::core::default::Default>::default();
         }),
@@ -420,6 +429,8 @@ fn every_local_the_output_binds_is_named_in_the_pool_core_space() {
             scores: Vec<u8>,
             #[pool(default)]
             mode: Mode,
+            #[pool(fresh = Self::next_id)]
+            id: u64,
         }
     };
     let generic: DeriveInput = parse_quote! {
@@ -439,6 +450,7 @@ fn every_local_the_output_binds_is_named_in_the_pool_core_space() {
         "__pool_core_create",
         "__pool_core_retain",
         "__pool_core_this",
+        "__pool_core_fresh",
     ] {
         assert!(
             found.iter().any(|name| name == expected),

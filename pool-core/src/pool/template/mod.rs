@@ -18,9 +18,11 @@
 //!
 //! A field takes part when its type is `Clone`: it differs when a reset
 //! copy of the template's value is unequal to it (`PartialEq`), or, for a
-//! type without `PartialEq` or without `Reset`, always. A field whose type
-//! is not `Clone` cannot be copied back, so its `Reset` is trusted;
-//! `#[pool(reset = path)]` is the way out for such a field.
+//! type without `PartialEq` or without `Reset`, always. A lock, a cell or
+//! an atomic whose contents are `Clone` (and `Sync`) takes part through its
+//! contents (`contents`). A field whose type is neither cannot be copied
+//! back, so its `Reset` is trusted; `#[pool(reset = path)]` and
+//! `#[pool(fresh = path)]` are the ways out for such a field.
 //!
 //! The template is shared by every thread. A `Sync` struct's is read by
 //! all at once; any other's (a struct holding a `Cell`, or a generic
@@ -34,13 +36,17 @@
 //!
 //! The typed [`Template`] and its flag are here; the derive's one pass over
 //! the fields, which resets them or probes the template, and what the plan
-//! records of each field, are in `plan` ([`Pass`], [`Probe`] and the five
-//! kinds); the restorer that copies the constructor's values back, with
+//! records of each field, are in `plan` ([`Pass`], [`Probe`] and the
+//! kinds), the two kinds for wrappers in `contents`; the restorer that copies the constructor's values back, with
 //! the template it is made from, in `restorer`.
 
+mod contents;
 mod plan;
 mod restorer;
 
+pub use self::contents::{
+    Contents, ContentsCopied, ContentsEq, KindContentsCopied, KindContentsEq,
+};
 pub use self::plan::{
     CloneEq, CloneOnly, Copied, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
     KindUnresettable, Pass, Probe, ResetField, Trusted, Unresettable,

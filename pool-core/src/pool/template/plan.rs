@@ -3,13 +3,14 @@
 //! either resets each field or probes the template into a [`Plan`]; and
 //! [`Probe`], which picks for each field type, at compile time, how the
 //! field is reset and whether it is copied back from the template: one of
-//! five kinds, from the most capable down.
+//! seven kinds, from the most capable down.
 //!
 //! | kind | the field's type | `reset` | differs from its reset value |
 //! |---|---|---|---|
 //! | [`CloneEq`] | `Reset + Clone + PartialEq` | its `Reset` | if a reset copy of the template's value is unequal to it |
 //! | [`CloneOnly`] | `Reset + Clone` | its `Reset` | always (it cannot be compared) |
 //! | [`Copied`] | `Clone`, no `Reset` | nothing | always: it has no reset value, only the constructor's |
+//! | `ContentsEq`, `ContentsCopied` | not `Clone`, but its contents are (a `Mutex`, an atomic: `contents`) | as the first and third rows, for the contents | |
 //! | [`Trusted`] | `Reset`, not `Clone` | its `Reset` | never: it cannot be copied |
 //! | [`Unresettable`] | neither | a compile error at the field | |
 //!
@@ -76,6 +77,12 @@ impl Pass<'_> {
         !matches!(self.0, Mode::Probe(_))
     }
 
+    /// Whether this pass is the plain reset (no probe, no restore).
+    #[inline]
+    pub(super) fn is_clear(&self) -> bool {
+        matches!(self.0, Mode::Clear)
+    }
+
     /// In a restore, the template's value of the next plain field if it is
     /// copied back (else `None`, and in a reset or a probe).
     #[inline]
@@ -125,7 +132,8 @@ impl Pass<'_> {
         };
         // SAFETY: a pointer to the template's value of this field, an `F`
         // (above), only read, by this thread alone unless `F` is in a
-        // `Sync` struct (the restorer's lock).
+        // `Sync` struct (the restorer's lock) or is the `Sync` contents of
+        // a wrapper (`contents`' kinds).
         field.clone_from(unsafe { from.cast::<F>().as_ref() });
         true
     }
@@ -168,12 +176,12 @@ impl<T: Reset + ?Sized> ResetField for T {
 }
 
 /// Picks, for one field type, how the template handles it, by autoref
-/// specialisation in the derive's output: `(&&&&&Probe::of(&field)).kind()`
+/// specialisation in the derive's output: `(&&&&&&&Probe::of(&field)).kind()`
 /// resolves to the most capable kind that the type implements (the
-/// module's table). Five `&`: one more than the top kind's impl, which is
-/// for `&&&&Probe<F>`, as `kind` takes `&self`. The field types are concrete in the generated code (or
-/// bounded by the struct's where clause), so the choice is made at compile
-/// time.
+/// module's table). Seven `&`: one more than the top kind's impl, which is
+/// for `&&&&&&Probe<F>`, as `kind` takes `&self`. The field types are
+/// concrete in the generated code (or bounded by the struct's where
+/// clause), so the choice is made at compile time.
 pub struct Probe<F: ?Sized>(PhantomData<fn(&F)>);
 
 impl<F: ?Sized> std::fmt::Debug for Probe<F> {
@@ -216,7 +224,7 @@ pub trait KindCloneEq {
         CloneEq
     }
 }
-impl<F: Reset + Clone + PartialEq> KindCloneEq for &&&&Probe<F> {}
+impl<F: Reset + Clone + PartialEq> KindCloneEq for &&&&&&Probe<F> {}
 
 /// The choice for `Reset + Clone` field types.
 pub trait KindCloneOnly {
@@ -226,7 +234,7 @@ pub trait KindCloneOnly {
         CloneOnly
     }
 }
-impl<F: Reset + Clone> KindCloneOnly for &&&Probe<F> {}
+impl<F: Reset + Clone> KindCloneOnly for &&&&&Probe<F> {}
 
 /// The choice for `Clone` field types without `Reset`.
 pub trait KindCopied {
@@ -236,7 +244,7 @@ pub trait KindCopied {
         Copied
     }
 }
-impl<F: Clone> KindCopied for &&Probe<F> {}
+impl<F: Clone> KindCopied for &&&&Probe<F> {}
 
 /// The choice for `Reset` field types that are not `Clone`.
 pub trait KindTrusted {
@@ -272,10 +280,11 @@ impl CloneEq {
     }
 }
 
-/// [`CloneEq::reset`] in a probe or a restore. Once per field type, not
-/// inlined into each struct's pass.
+/// [`CloneEq::reset`] in a probe or a restore (and `ContentsEq`'s, for
+/// the contents). Once per field type, not inlined into each struct's
+/// pass.
 #[inline(never)]
-fn pass_eq<F: Reset + Clone + PartialEq>(field: &mut F, pass: &mut Pass<'_>) {
+pub(super) fn pass_eq<F: Reset + Clone + PartialEq>(field: &mut F, pass: &mut Pass<'_>) {
     if let Mode::Probe(_) = pass.0 {
         let mut cleared = field.clone();
         cleared.reset();
@@ -345,6 +354,7 @@ impl Unresettable {
 
 #[cfg(test)]
 mod tests {
+    use super::super::contents::{KindContentsCopied, KindContentsEq};
     use super::{KindCloneEq, KindCloneOnly, KindCopied, KindTrusted, KindUnresettable, Probe};
     use crate::reset::Reset;
 
@@ -383,12 +393,19 @@ mod tests {
         let mode = Mode::Read;
         assert!(matches!(mode, Mode::Read));
         let kinds = [
-            kind_name((&&&&&Probe::of(&0u64)).kind()),
-            kind_name((&&&&&Probe::of(&Vec::<u8>::new())).kind()),
-            kind_name((&&&&&Probe::of(&NoEq)).kind()),
-            kind_name((&&&&&Probe::of(&mode)).kind()),
-            kind_name((&&&&&Probe::of(&std::sync::Mutex::new(1u8))).kind()),
-            kind_name((&&&&&Probe::of(&Opaque)).kind()),
+            kind_name((&&&&&&&Probe::of(&0u64)).kind()),
+            kind_name((&&&&&&&Probe::of(&Vec::<u8>::new())).kind()),
+            kind_name((&&&&&&&Probe::of(&NoEq)).kind()),
+            kind_name((&&&&&&&Probe::of(&mode)).kind()),
+            kind_name((&&&&&&&Probe::of(&std::sync::Mutex::new(1u8))).kind()),
+            kind_name((&&&&&&&Probe::of(&std::sync::atomic::AtomicU32::new(1))).kind()),
+            kind_name((&&&&&&&Probe::of(&std::cell::Cell::new(String::new()))).kind()),
+            kind_name((&&&&&&&Probe::of(&std::sync::RwLock::new(mode.clone()))).kind()),
+            // Contents that are not `Sync` are not read from the template
+            // by several threads at once: trusted.
+            kind_name((&&&&&&&Probe::of(&std::sync::Mutex::new(std::cell::Cell::new(1u8)))).kind()),
+            kind_name((&&&&&&&Probe::of(&std::sync::Mutex::new(Opaque))).kind()),
+            kind_name((&&&&&&&Probe::of(&Opaque)).kind()),
         ];
         assert_eq!(
             kinds,
@@ -397,7 +414,12 @@ mod tests {
                 "CloneEq",
                 "CloneOnly",
                 "Copied",
+                "ContentsEq",
+                "ContentsEq",
+                "ContentsEq",
+                "ContentsCopied",
                 "Trusted",
+                "Unresettable",
                 "Unresettable"
             ]
         );
