@@ -7,9 +7,9 @@
 //! global but its counters are per thread, so tests running in parallel do
 //! not see each other's allocations.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, RwLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 use pool_core::{Poolable, Pooled, Reset};
 use pool_suite::alloc::{Counting, on_this_thread};
@@ -264,6 +264,9 @@ struct Guarded {
     hits: AtomicU64,
     open: AtomicBool,
     mode: Mutex<Mode>,
+    // `Clone` already: copied back as any `Clone` field is.
+    seen: RefCell<Vec<u8>>,
+    cached: OnceLock<String>,
     limit: u32,
 }
 
@@ -283,6 +286,8 @@ impl Guarded {
             hits: AtomicU64::new(7),
             open: AtomicBool::new(true),
             mode: Mutex::new(Mode::Write),
+            seen: RefCell::new(vec![1]),
+            cached: OnceLock::from("made".to_owned()),
             limit: 10,
         }
     }
@@ -297,6 +302,8 @@ fn a_lock_a_cell_or_an_atomic_gets_the_constructors_contents_back() {
     guarded.hits.store(100, Ordering::Relaxed);
     guarded.open.store(false, Ordering::Relaxed);
     *guarded.mode.get_mut().expect("not poisoned") = Mode::Read;
+    guarded.seen.get_mut().clear();
+    guarded.cached = OnceLock::new();
     guarded.limit = 0;
     drop(guarded);
 
@@ -307,6 +314,8 @@ fn a_lock_a_cell_or_an_atomic_gets_the_constructors_contents_back() {
     assert_eq!(guarded.hits.load(Ordering::Relaxed), 7);
     assert!(guarded.open.load(Ordering::Relaxed));
     assert_eq!(*guarded.mode.get_mut().expect("not poisoned"), Mode::Write);
+    assert_eq!(*guarded.seen.get_mut(), [1]);
+    assert_eq!(guarded.cached.get().map(String::as_str), Some("made"));
     assert_eq!(guarded.limit, 10);
 }
 
@@ -442,6 +451,50 @@ fn threads_racing_to_the_first_reset_all_see_the_constructors_values() {
                     assert_eq!(*raced, Raced::new());
                     raced.retries = 0;
                     raced.name.push('!');
+                }
+            });
+        }
+    });
+}
+
+/// A `Sync` struct of locks and atomics: its template is read by every
+/// thread at once, the contents through the pointers the probe took.
+#[derive(Poolable)]
+#[pool(new = Shared::new)]
+struct Shared {
+    total: Mutex<u32>,
+    names: RwLock<Vec<String>>,
+    hits: AtomicU64,
+}
+
+impl Shared {
+    fn new() -> Self {
+        Shared {
+            total: Mutex::new(5),
+            names: RwLock::new(vec!["admin".to_owned()]),
+            hits: AtomicU64::new(7),
+        }
+    }
+}
+
+#[test]
+fn threads_restoring_locks_and_atomics_at_once_all_get_the_constructors_contents() {
+    let rounds = if cfg!(miri) { 4 } else { 200 };
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(move || {
+                for _ in 0..rounds {
+                    let mut shared = Shared::acquire();
+                    assert_eq!(*shared.total.get_mut().expect("not poisoned"), 5);
+                    assert_eq!(*shared.names.get_mut().expect("not poisoned"), ["admin"]);
+                    assert_eq!(*shared.hits.get_mut(), 7);
+                    *shared.total.get_mut().expect("not poisoned") = 0;
+                    shared
+                        .names
+                        .get_mut()
+                        .expect("not poisoned")
+                        .push("x".to_owned());
+                    shared.hits.store(0, Ordering::Relaxed);
                 }
             });
         }

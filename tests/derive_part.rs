@@ -151,3 +151,27 @@ fn generic_tuple_unit_and_borrowing_parts_reset() {
     view.reset();
     assert_eq!((view.seen, view.source), (0, "borrowed"));
 }
+
+fn first_line() -> u32 {
+    1
+}
+
+/// `fresh = path` on a part: the field gets the function's value at each
+/// reset, as `#[derive(Poolable)]` gives it.
+#[derive(Reset, Default)]
+struct Numbered {
+    #[pool(fresh = first_line)]
+    line: u32,
+    text: String,
+}
+
+#[test]
+fn a_part_field_with_fresh_gets_the_functions_value() {
+    let mut part = Numbered {
+        line: 9,
+        text: "used".to_owned(),
+    };
+    part.reset();
+    assert_eq!(part.line, 1);
+    assert!(part.text.is_empty());
+}
