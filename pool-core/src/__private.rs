@@ -117,6 +117,65 @@ impl<T: Reset + ?Sized> ResetPart for T {
     }
 }
 
+/// A derived struct's field's bytes, as its type's [`Reset`] counts and
+/// shrinks them: `HeapOf::<Field>::HEAP`, `HeapOf::<Field>::bytes(&mut
+/// field)`. For a type without `Reset` (a `Clone`-only or `default` field)
+/// the inherent items do not apply and [`HeapFallback`]'s do: no heap
+/// reported, nothing measured, nothing shrunk.
+pub struct HeapOf<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: Reset + ?Sized> HeapOf<T> {
+    /// `T::HEAP`.
+    pub const HEAP: crate::Heap = T::HEAP;
+
+    /// [`Reset::heap_bytes`].
+    #[allow(
+        clippy::inline_always,
+        reason = "a forwarding shim: it costs nothing over calling `heap_bytes` directly"
+    )]
+    #[inline(always)]
+    pub fn bytes(value: &mut T) -> usize {
+        value.heap_bytes()
+    }
+
+    /// [`Reset::shrink_to_bytes`].
+    #[inline]
+    pub fn shrink(value: &mut T, max: usize) -> usize {
+        value.shrink_to_bytes(max)
+    }
+}
+
+/// [`HeapOf`]'s items for a field type without `Reset`: it counts as its
+/// size only (inline in the struct).
+pub trait HeapFallback {
+    /// Nothing reported.
+    const HEAP: crate::Heap = crate::Heap::None;
+
+    /// Nothing measured.
+    #[allow(
+        clippy::inline_always,
+        reason = "a constant 0, folded into the derived sum"
+    )]
+    #[inline(always)]
+    fn bytes<U: ?Sized>(_: &mut U) -> usize {
+        0
+    }
+
+    /// Nothing shrunk.
+    #[inline]
+    fn shrink<U: ?Sized>(_: &mut U, _: usize) -> usize {
+        0
+    }
+}
+
+impl<T: ?Sized> HeapFallback for HeapOf<T> {}
+
+impl<T: ?Sized> std::fmt::Debug for HeapOf<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HeapOf")
+    }
+}
+
 /// Makes a new object of a derived struct that has no `#[pool(new = path)]`,
 /// with `Default`: the bound that tells the user both ways out when missing.
 #[diagnostic::on_unimplemented(

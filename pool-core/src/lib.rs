@@ -36,8 +36,8 @@ pub use pool::config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
 pub use pool::guard::Pooled;
 pub use pool::runtime::{PoolBuilder, PoolHandle};
 pub use poolable::Poolable;
-pub use reset::Reset;
 pub use reset::reuse_vec::ReuseVec;
+pub use reset::{Heap, Reset};
 
 // The derive's reference, every example a doctest. rustdoc renders a
 // re-export's docs followed by the original item's, so the page ends with

@@ -56,6 +56,20 @@
 //! your own types if a pooled object needs to hold one, and decide there what
 //! its reset means.
 //!
+//! # Bytes
+//!
+//! Each impl also says what a value holds on the heap
+//! ([`Reset::heap_bytes`], the capacities a reset keeps, not the lengths)
+//! and, where the type can give memory back, frees it down to a budget
+//! ([`Reset::shrink_to_bytes`]): a `String`, a `Vec` or another buffer
+//! shrinks its capacity; a [`ReuseVec`](reuse_vec::ReuseVec) drops kept
+//! elements first, then shrinks its buffer; wrappers, arrays, tuples and
+//! boxes shrink what they hold, in order. Std's hash maps and sets, the
+//! B-tree collections and the linked list report an estimate (std does not
+//! say what they allocate): buckets or nodes times their entries' size.
+//! Values and types that never allocate say so with
+//! [`Reset::HEAP`]` = `[`Heap::None`], so a pool of them never measures.
+//!
 //! Invariant: each impl leaves the value as a newly made one would be (a
 //! lock unpoisoned too) and frees no buffer the value could keep; elements
 //! that are dropped (a collection's, an option's) need not implement
@@ -167,6 +181,145 @@ pub trait Reset {
     /// assert!(scores.capacity() >= 3);
     /// ```
     fn reset(&mut self);
+
+    /// What [`heap_bytes`](Reset::heap_bytes) tells of this type: whether
+    /// its values hold heap memory the method counts
+    /// ([`Heap::Counted`]), never hold any ([`Heap::None`]: the pool
+    /// neither measures nor bounds them, at no cost), or hold memory the
+    /// type does not report ([`Heap::Unreported`], the default, for a
+    /// hand-written impl that does not implement `heap_bytes`: no bound in
+    /// bytes applies to it).
+    ///
+    /// ```
+    /// use pool_core::{Heap, Reset};
+    ///
+    /// assert_eq!(<String as Reset>::HEAP, Heap::Counted);
+    /// assert_eq!(<[u8; 64] as Reset>::HEAP, Heap::None);
+    ///
+    /// struct Hand(Vec<u8>);
+    /// impl Reset for Hand {
+    ///     fn reset(&mut self) {
+    ///         self.0.clear();
+    ///     }
+    /// }
+    /// assert_eq!(<Hand as Reset>::HEAP, Heap::Unreported);
+    /// ```
+    const HEAP: Heap = Heap::Unreported;
+
+    /// The bytes of heap memory the value holds: what a reset keeps
+    /// (capacities, not lengths), and for a collection whose reset keeps
+    /// its elements ([`ReuseVec`](crate::ReuseVec)) their own bytes too.
+    /// Not the value's own size, which is inline in whatever holds it.
+    ///
+    /// The pool calls it on an object alone (`&mut`: through `get_mut` for
+    /// a `Mutex` or a `Cell`), after its reset, to hold objects to a bound
+    /// in bytes. The default, `0`, keeps hand-written impls compiling; a
+    /// type that implements it sets [`HEAP`](Reset::HEAP) to
+    /// [`Heap::Counted`].
+    ///
+    /// ```
+    /// use pool_core::{Heap, Reset};
+    ///
+    /// struct Frame {
+    ///     header: String,
+    ///     body: Vec<u8>,
+    /// }
+    ///
+    /// impl Reset for Frame {
+    ///     const HEAP: Heap = Heap::Counted;
+    ///
+    ///     fn reset(&mut self) {
+    ///         self.header.reset();
+    ///         self.body.reset();
+    ///     }
+    ///
+    ///     fn heap_bytes(&mut self) -> usize {
+    ///         self.header.heap_bytes() + self.body.heap_bytes()
+    ///     }
+    /// }
+    ///
+    /// let mut frame = Frame { header: String::with_capacity(16), body: Vec::with_capacity(1024) };
+    /// assert_eq!(frame.heap_bytes(), 16 + 1024);
+    /// ```
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        0
+    }
+
+    /// Frees heap memory until the value holds at most `max` bytes (as
+    /// [`heap_bytes`](Reset::heap_bytes) counts them), where the type can,
+    /// and returns what it holds afterwards: more than `max` if it cannot
+    /// shrink that far. Called by a pool, after the reset, on an object
+    /// over its bound in bytes; an object still over the bound is dropped.
+    ///
+    /// The default frees nothing. A buffer shrinks its capacity; a
+    /// structure shrinks its fields in order, each to what the earlier ones
+    /// left of `max`.
+    ///
+    /// ```
+    /// use pool_core::Reset;
+    ///
+    /// let mut body: Vec<u8> = Vec::with_capacity(1 << 20);
+    /// assert!(body.shrink_to_bytes(4096) <= 4096);
+    /// assert!(body.capacity() <= 4096);
+    /// ```
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        let _ = max;
+        self.heap_bytes()
+    }
+}
+
+/// What a type's [`Reset::heap_bytes`] reports: [`Reset::HEAP`].
+///
+/// ```
+/// use pool_core::{Heap, Reset, ReuseVec};
+///
+/// assert_eq!(<u64 as Reset>::HEAP, Heap::None);
+/// assert_eq!(<ReuseVec<String> as Reset>::HEAP, Heap::Counted);
+/// assert_eq!(<(u8, Vec<u8>) as Reset>::HEAP, Heap::Counted);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Heap {
+    /// No value of the type holds heap memory: `heap_bytes` is always 0,
+    /// and a pool does not call it.
+    None,
+    /// `heap_bytes` counts what a value holds.
+    Counted,
+    /// The type does not report its heap memory (`heap_bytes` is the
+    /// default, `0`): a pool cannot hold its objects to a bound in bytes.
+    Unreported,
+}
+
+impl Heap {
+    /// What a value made of two parts reports: counted if either is, else
+    /// unreported if either is, else none.
+    ///
+    /// ```
+    /// use pool_core::Heap;
+    ///
+    /// assert_eq!(Heap::None.and(Heap::Counted), Heap::Counted);
+    /// assert_eq!(Heap::None.and(Heap::Unreported), Heap::Unreported);
+    /// assert_eq!(Heap::None.and(Heap::None), Heap::None);
+    /// ```
+    #[must_use]
+    pub const fn and(self, other: Heap) -> Heap {
+        match (self, other) {
+            (Heap::Counted, _) | (_, Heap::Counted) => Heap::Counted,
+            (Heap::Unreported, _) | (_, Heap::Unreported) => Heap::Unreported,
+            (Heap::None, Heap::None) => Heap::None,
+        }
+    }
+
+    /// Whether a pool measures objects of this type: [`Heap::Counted`].
+    ///
+    /// ```
+    /// assert!(pool_core::Heap::Counted.is_counted());
+    /// ```
+    #[must_use]
+    pub const fn is_counted(self) -> bool {
+        matches!(self, Heap::Counted)
+    }
 }
 
 macro_rules! impl_reset_to_default {
@@ -174,6 +327,8 @@ macro_rules! impl_reset_to_default {
         $(
             /// Sets the value to its default: `0`, `0.0`, `false` or `'\0'`.
             impl Reset for $t {
+                const HEAP: Heap = Heap::None;
+
                 #[inline]
                 fn reset(&mut self) {
                     *self = Default::default();
@@ -193,6 +348,8 @@ macro_rules! impl_reset_atomic {
             /// Sets the value to its default, `0` or `false`, through
             /// `get_mut`: the borrow is exclusive, so no atomic operation.
             impl Reset for $t {
+                const HEAP: Heap = Heap::None;
+
                 #[inline]
                 fn reset(&mut self) {
                     *self.get_mut() = Default::default();
@@ -218,6 +375,8 @@ impl_reset_atomic!(
 
 /// Sets the duration to [`Duration::ZERO`], its default.
 impl Reset for Duration {
+    const HEAP: Heap = Heap::None;
+
     #[inline]
     fn reset(&mut self) {
         *self = Duration::ZERO;
@@ -229,9 +388,21 @@ macro_rules! impl_reset_inner {
         $(
             /// Resets the value inside, in place.
             impl<T: Reset> Reset for $t<T> {
+                const HEAP: Heap = T::HEAP;
+
                 #[inline]
                 fn reset(&mut self) {
                     self.0.reset();
+                }
+
+                #[inline]
+                fn heap_bytes(&mut self) -> usize {
+                    self.0.heap_bytes()
+                }
+
+                #[inline]
+                fn shrink_to_bytes(&mut self, max: usize) -> usize {
+                    self.0.shrink_to_bytes(max)
                 }
             }
         )*
@@ -242,30 +413,94 @@ impl_reset_inner!(Wrapping, Saturating, Reverse);
 
 /// Resets both ends in place: `0..0` for a range of integers.
 impl<T: Reset> Reset for Range<T> {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.start.reset();
         self.end.reset();
     }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.start.heap_bytes() + self.end.heap_bytes()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        let start = self.start.shrink_to_bytes(max);
+        start + self.end.shrink_to_bytes(max.saturating_sub(start))
+    }
 }
 
-/// Clears the path, keeping its buffer.
+/// Clears the path, keeping its buffer; counts and shrinks its capacity.
 impl Reset for PathBuf {
+    const HEAP: Heap = Heap::Counted;
+
     #[inline]
     fn reset(&mut self) {
         self.as_mut_os_string().clear();
     }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.capacity()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        self.as_mut_os_string().shrink_to_bytes(max)
+    }
+}
+
+/// The bytes of a buffer of `capacity` elements of `T`.
+#[inline]
+pub(crate) const fn buffer_bytes<T>(capacity: usize) -> usize {
+    capacity.saturating_mul(size_of::<T>())
+}
+
+/// An estimate of what std's hash table holds for `capacity` entries of
+/// `T`: hashbrown's buckets (the next power of two of 8/7 of the capacity,
+/// at least 4), each an entry and a control byte, plus a group of control
+/// bytes. std does not say what it allocated.
+pub(crate) const fn hash_table_bytes<T>(capacity: usize) -> usize {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = if capacity < 8 {
+        if capacity < 4 { 4 } else { 8 }
+    } else {
+        (capacity.saturating_mul(8) / 7).next_power_of_two()
+    };
+    buckets.saturating_mul(size_of::<T>() + 1) + 16
 }
 
 macro_rules! impl_reset_by_clear {
-    ($([$($params:tt)*] $t:ty),* $(,)?) => {
+    ($([$($params:tt)*] $t:ty => |$this:ident| $bytes:expr, |$shrunk:ident, $max:ident| $shrink:expr;)*) => {
         $(
             /// Clears the collection, dropping its elements and keeping its
-            /// buffer if it has one.
+            /// buffer if it has one; counts that buffer, and shrinks it.
             impl<$($params)*> Reset for $t {
+                const HEAP: Heap = Heap::Counted;
+
                 #[inline]
                 fn reset(&mut self) {
                     self.clear();
+                }
+
+                #[inline]
+                fn heap_bytes(&mut self) -> usize {
+                    let $this = &*self;
+                    $bytes
+                }
+
+                #[inline]
+                fn shrink_to_bytes(&mut self, max: usize) -> usize {
+                    if self.heap_bytes() > max {
+                        let ($shrunk, $max) = (&mut *self, max);
+                        $shrink;
+                    }
+                    self.heap_bytes()
                 }
             }
         )*
@@ -273,52 +508,113 @@ macro_rules! impl_reset_by_clear {
 }
 
 impl_reset_by_clear!(
-    [] String,
-    [] OsString,
-    [T] Vec<T>,
-    [T] VecDeque<T>,
-    [T] LinkedList<T>,
-    [K, V, S] HashMap<K, V, S>,
-    [T, S] HashSet<T, S>,
-    [K, V] BTreeMap<K, V>,
-    [T] BTreeSet<T>,
-    [T] BinaryHeap<T>,
+    [] String => |s| s.capacity(), |s, max| s.shrink_to(max);
+    [] OsString => |s| s.capacity(), |s, max| s.shrink_to(max);
+    [T] Vec<T> => |v| buffer_bytes::<T>(v.capacity()),
+        |v, max| v.shrink_to(max / size_of::<T>().max(1));
+    [T] VecDeque<T> => |v| buffer_bytes::<T>(v.capacity()),
+        |v, max| v.shrink_to(max / size_of::<T>().max(1));
+    [T] LinkedList<T> => |l| buffer_bytes::<(T, usize, usize)>(l.len()), |l, _max| l.clear();
+    // Shrinking a map needs `K: Eq + Hash` and `S: BuildHasher`, which
+    // the impl does not ask for: a map over its bound is not shrunk.
+    [K, V, S] HashMap<K, V, S> => |m| hash_table_bytes::<(K, V)>(m.capacity()), |m, max| {
+            let _ = (m, max);
+        };
+    [T, S] HashSet<T, S> => |m| hash_table_bytes::<T>(m.capacity()), |m, max| {
+            let _ = (m, max);
+        };
+    [K, V] BTreeMap<K, V> => |m| buffer_bytes::<(K, V)>(m.len()), |m, _max| m.clear();
+    [T] BTreeSet<T> => |m| buffer_bytes::<T>(m.len()), |m, _max| m.clear();
+    [T] BinaryHeap<T> => |v| buffer_bytes::<T>(v.capacity()),
+        |v, max| v.shrink_to(max / size_of::<T>().max(1));
 );
 
-/// Sets the option to `None`, dropping any value it held.
+/// Sets the option to `None`, dropping any value it held: after its reset
+/// it holds no heap memory (`Heap::None`; `T` need not implement `Reset`,
+/// so what a `Some` holds is not measured).
 impl<T> Reset for Option<T> {
+    const HEAP: Heap = Heap::None;
+
     #[inline]
     fn reset(&mut self) {
         *self = None;
     }
 }
 
-/// Resets each element in place.
+/// Resets each element in place; counts and shrinks each in order.
 impl<T: Reset> Reset for [T] {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.iter_mut().for_each(T::reset);
     }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        if matches!(T::HEAP, Heap::None) {
+            return 0;
+        }
+        self.iter_mut().map(T::heap_bytes).sum()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        if matches!(T::HEAP, Heap::None) {
+            return 0;
+        }
+        self.iter_mut().fold(0, |kept, item| {
+            kept + item.shrink_to_bytes(max.saturating_sub(kept))
+        })
+    }
 }
 
-/// Resets each element in place.
+/// Resets each element in place; counts and shrinks each in order.
 impl<T: Reset, const N: usize> Reset for [T; N] {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.as_mut_slice().reset();
     }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.as_mut_slice().heap_bytes()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        self.as_mut_slice().shrink_to_bytes(max)
+    }
 }
 
-/// Resets the boxed value in place, keeping the box's allocation.
+/// Resets the boxed value in place, keeping the box's allocation; counts
+/// the allocation (the value's size) and what the value holds.
 impl<T: Reset + ?Sized> Reset for Box<T> {
+    const HEAP: Heap = Heap::Counted;
+
     #[inline]
     fn reset(&mut self) {
         T::reset(self);
+    }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        size_of_val::<T>(self) + T::heap_bytes(self)
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        let own = size_of_val::<T>(self);
+        own + T::shrink_to_bytes(self, max.saturating_sub(own))
     }
 }
 
 /// Does nothing: there is no state to reset.
 impl Reset for () {
+    const HEAP: Heap = Heap::None;
+
     #[inline]
     fn reset(&mut self) {}
 }
@@ -332,12 +628,30 @@ macro_rules! impl_reset_for_tuples {
         // to read there.
         #[diagnostic::do_not_recommend]
         impl<$head: Reset, $($tail: Reset),*> Reset for ($head, $($tail,)*) {
+            const HEAP: Heap = $head::HEAP$(.and($tail::HEAP))*;
+
             #[inline]
             fn reset(&mut self) {
                 #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
                 let ($head, $($tail,)*) = self;
                 $head.reset();
                 $($tail.reset();)*
+            }
+
+            #[inline]
+            fn heap_bytes(&mut self) -> usize {
+                #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
+                let ($head, $($tail,)*) = self;
+                $head.heap_bytes() $(+ $tail.heap_bytes())*
+            }
+
+            #[inline]
+            fn shrink_to_bytes(&mut self, max: usize) -> usize {
+                #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
+                let ($head, $($tail,)*) = self;
+                let kept = $head.shrink_to_bytes(max);
+                $(let kept = kept + $tail.shrink_to_bytes(max.saturating_sub(kept));)*
+                kept
             }
         }
 
@@ -349,18 +663,42 @@ impl_reset_for_tuples!(A, B, C, D, E, F, G, H, I, J, K, L);
 
 /// Resets the value inside; the exclusive borrow means no copy is needed.
 impl<T: Reset> Reset for Cell<T> {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.get_mut().reset();
+    }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.get_mut().heap_bytes()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        self.get_mut().shrink_to_bytes(max)
     }
 }
 
 /// Resets the value inside; the exclusive borrow means no runtime borrow
 /// check is needed.
 impl<T: Reset> Reset for RefCell<T> {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.get_mut().reset();
+    }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.get_mut().heap_bytes()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        self.get_mut().shrink_to_bytes(max)
     }
 }
 
@@ -369,12 +707,28 @@ impl<T: Reset> Reset for RefCell<T> {
 /// panicking thread left half-done; the poison flag is then cleared, as a
 /// new mutex has none.
 impl<T: Reset> Reset for Mutex<T> {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.get_mut()
             .unwrap_or_else(PoisonError::into_inner)
             .reset();
         self.clear_poison();
+    }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .heap_bytes()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        self.get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .shrink_to_bytes(max)
     }
 }
 
@@ -383,6 +737,8 @@ impl<T: Reset> Reset for Mutex<T> {
 /// panicking thread left half-done; the poison flag is then cleared, as a
 /// new lock has none.
 impl<T: Reset> Reset for RwLock<T> {
+    const HEAP: Heap = T::HEAP;
+
     #[inline]
     fn reset(&mut self) {
         self.get_mut()
@@ -390,10 +746,26 @@ impl<T: Reset> Reset for RwLock<T> {
             .reset();
         self.clear_poison();
     }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        self.get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .heap_bytes()
+    }
+
+    #[inline]
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        self.get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .shrink_to_bytes(max)
+    }
 }
 
 /// Does nothing: a `PhantomData` holds no value.
 impl<T: ?Sized> Reset for PhantomData<T> {
+    const HEAP: Heap = Heap::None;
+
     #[inline]
     fn reset(&mut self) {}
 }

@@ -27,7 +27,7 @@
 
 use std::slice;
 
-use super::Reset;
+use super::{Heap, Reset, buffer_bytes};
 
 mod std_traits;
 
@@ -352,11 +352,52 @@ pub(crate) trait Refill<T> {
     fn make(&mut self) -> Result<Option<T>, Self::Error>;
 }
 
-/// Clears it: each live element is reset in place and kept.
+/// Clears it: each live element is reset in place and kept. Its bytes are
+/// its buffer's and every element's, live and kept; it shrinks by dropping
+/// kept elements, the last first, until the rest fits, then its buffer.
 impl<T: Reset> Reset for ReuseVec<T> {
+    const HEAP: Heap = Heap::Counted;
+
     #[inline]
     fn reset(&mut self) {
         self.clear();
+    }
+
+    #[inline]
+    fn heap_bytes(&mut self) -> usize {
+        let own = buffer_bytes::<T>(self.items.capacity());
+        if matches!(T::HEAP, Heap::None) {
+            return own;
+        }
+        own + self.items.iter_mut().map(T::heap_bytes).sum::<usize>()
+    }
+
+    fn shrink_to_bytes(&mut self, max: usize) -> usize {
+        let mut bytes = self.heap_bytes();
+        if bytes <= max {
+            return bytes;
+        }
+        // Kept elements go first, from the end, each with its own bytes.
+        while bytes > max && self.items.len() > self.len {
+            if let Some(mut item) = self.items.pop() {
+                bytes -= item.heap_bytes();
+            }
+        }
+        // Then the buffer, down to what the remaining budget pays for (and
+        // never below the elements it holds).
+        let elements = bytes - buffer_bytes::<T>(self.items.capacity());
+        let slots = max.saturating_sub(elements) / size_of::<T>().max(1);
+        if self.items.capacity() > slots {
+            self.items.shrink_to(slots);
+        }
+        // Live elements (none, after a reset) shrink last, each to what is left.
+        let own = buffer_bytes::<T>(self.items.capacity());
+        if matches!(T::HEAP, Heap::None) {
+            return own;
+        }
+        self.items.iter_mut().fold(own, |kept, item| {
+            kept + item.shrink_to_bytes(max.saturating_sub(kept))
+        })
     }
 }
 

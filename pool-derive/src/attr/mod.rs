@@ -60,6 +60,8 @@ pub(crate) const RESET: Symbol = Symbol("reset");
 pub(crate) const MAX_CAPACITY: Symbol = Symbol("max_capacity");
 /// Field key: a new value from a user function at each reset.
 pub(crate) const FRESH: Symbol = Symbol("fresh");
+/// Field key: the function that counts the field's heap bytes.
+pub(crate) const HEAP_BYTES: Symbol = Symbol("heap_bytes");
 
 const STRUCT_KEYS: &[Symbol] = &[
     NEW,
@@ -70,7 +72,7 @@ const STRUCT_KEYS: &[Symbol] = &[
     CRATE,
     RESET_ON,
 ];
-const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, FRESH, MAX_CAPACITY];
+const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, FRESH, MAX_CAPACITY, HEAP_BYTES];
 
 impl Symbol {
     pub(crate) const fn as_str(self) -> &'static str {
@@ -256,6 +258,7 @@ pub(crate) struct Field {
     pub(crate) reset: Option<Set<ExprPath>>,
     pub(crate) fresh: Option<Set<ExprPath>>,
     pub(crate) max_capacity: Option<Set<Count>>,
+    pub(crate) heap_bytes: Option<Set<ExprPath>>,
 }
 
 impl Field {
@@ -265,6 +268,7 @@ impl Field {
         let mut reset = Slot::new(RESET);
         let mut fresh = Slot::new(FRESH);
         let mut max_capacity = Slot::new(MAX_CAPACITY);
+        let mut heap_bytes = Slot::new(HEAP_BYTES);
         for_each_key(cx, attrs, |meta, index| {
             let key = &meta.path;
             if *key == SKIP {
@@ -282,6 +286,9 @@ impl Field {
             } else if *key == MAX_CAPACITY {
                 let value = count_value(meta, MAX_CAPACITY, "max_capacity = 65536")?;
                 max_capacity.set(cx, key, index, value);
+            } else if *key == HEAP_BYTES {
+                let value = path_value(meta, HEAP_BYTES, "heap_bytes = Cache::heap_bytes")?;
+                heap_bytes.set(cx, key, index, value);
             } else {
                 return Err(unknown_key(meta, Position::Field));
             }
@@ -293,6 +300,7 @@ impl Field {
             reset: reset.get(),
             fresh: fresh.get(),
             max_capacity: max_capacity.get(),
+            heap_bytes: heap_bytes.get(),
         }
     }
 }

@@ -77,6 +77,7 @@
 //! The impls and their bounds are made here; the body of `Poolable::pool`
 //! in `pool`, that of `Reset::reset` in `reset`.
 
+mod heap;
 mod pool;
 mod reset;
 #[cfg(test)]
@@ -118,14 +119,21 @@ fn impl_reset(input: &Input<'_>, krate: &Path) -> TokenStream {
     let reset_where = reset_where.as_ref().or(where_clause);
     let shape = Shape::new(input, reset_where);
     let reset = part_reset_body(krate, &shape, fields);
+    let heap = heap::heap_items(krate, fields);
     quote! {
         const _: () = {
+            // For `HeapOf`'s items of a field type without `Reset`.
+            #[allow(unused_imports)]
+            use #krate::__private::HeapFallback as _;
+
             #[automatically_derived]
             impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {
                 #[inline]
                 fn reset(&mut self) {
                     #reset
                 }
+
+                #heap
             }
         };
     }
@@ -159,14 +167,21 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     let poolable_where = poolable_where.as_ref().or(where_clause);
     let shape = Shape::new(input, reset_where);
     let (reset, reset_where) = reset_body(krate, &shape, fields, reset_where);
+    let heap = heap::heap_items(krate, fields);
     quote! {
         const _: () = {
+            // For `HeapOf`'s items of a field type without `Reset`.
+            #[allow(unused_imports)]
+            use #krate::__private::HeapFallback as _;
+
             #[automatically_derived]
             impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {
                 #[inline]
                 fn reset(&mut self) {
                     #reset
                 }
+
+                #heap
             }
 
             #[automatically_derived]
