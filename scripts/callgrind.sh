@@ -41,7 +41,7 @@ PEERS=(object-pool lifeguard opool opool_local sharded-slab regex-automata
 if [[ -n "${VARIANTS:-}" ]]; then
     read -r -a VARIANTS <<<"$VARIANTS"
 else
-    VARIANTS=(none thread_local pool runtime runtime_ref derived generic box "${PEERS[@]}")
+    VARIANTS=(none thread_local pool runtime runtime_ref derived generic generic_i8 generic_alternate box "${PEERS[@]}")
 fi
 # The ratios need these three.
 for needed in none thread_local pool; do

@@ -23,7 +23,7 @@
 //! `pool`, `runtime`, `box`, `thread_local`, and the peers `object-pool`, `lifeguard`,
 //! `opool`, `opool_local`, `sharded-slab`, `regex-automata`,
 //! `poolshark_local`, `poolshark`, `lockfree-object-pool`; and `derived` and
-//! `generic`, `Small`'s fields in a derived struct and in a generic derived
+//! `generic` (and `generic_i8`, `generic_alternate`), `Small`'s fields in a derived struct and in a generic derived
 //! struct (`derive_round_trips`); and `burst_box`, `burst_default`,
 //! `burst_sized`, `burst_small`, `burst_huge_box` and `burst_huge`, the
 //! bursts of `pool_perf::burst` (one op is one request); and `cross_harness`,
@@ -94,7 +94,7 @@ fn main() {
         .collect();
     let Some(variant) = args.first() else {
         eprintln!(
-            "usage: callgrind <variant> [N]; variants: none, runtime_ref, {}, derived, generic",
+            "usage: callgrind <variant> [N]; variants: none, runtime_ref, {}, derived, generic, generic_i8, generic_alternate",
             VARIANTS.join(", ")
         );
         return;
@@ -154,7 +154,7 @@ fn main() {
     derive_round_trips(&mut pick);
     if !pick.found {
         eprintln!(
-            "unknown variant {variant:?}: expected one of none, runtime_ref, {}, derived, generic",
+            "unknown variant {variant:?}: expected one of none, runtime_ref, {}, derived, generic, generic_i8, generic_alternate",
             VARIANTS.join(", ")
         );
         std::process::exit(2);

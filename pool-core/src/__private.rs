@@ -18,9 +18,6 @@ use std::hash::{BuildHasher, Hash};
 use crate::ReuseVec;
 use crate::reset::Reset;
 
-crate::sync::modelled! {
-    pub use crate::engine::cache::LocalCache;
-}
 pub use crate::engine::cache::ThreadCache;
 pub use crate::pool::config::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::guard::{Home, Released};

@@ -49,8 +49,21 @@ impl SmallGeneric<u8> {
     small_write!();
 }
 
+/// A second instantiation, for `generic_alternate`: the same writes, its
+/// bytes as `i8`s.
+impl SmallGeneric<i8> {
+    #[inline(always)]
+    fn write(&mut self, i: u64) {
+        self.a = i;
+        self.b = i ^ 0x5a5a;
+        self.v.extend(i.to_le_bytes().map(|byte| byte as i8));
+        black_box(&*self);
+    }
+}
+
 /// The round trips of a derived struct (`derived`) and of a generic one
-/// (`generic`), `Small`'s fields in both; not part of [`round_trips`], which
+/// (`generic`; `generic_i8`, another instantiation; `generic_alternate`,
+/// the two in turn), `Small`'s fields in both; not part of [`round_trips`], which
 /// runs for every object type.
 fn derive_round_trips(v: &mut impl pool_perf::round_trip::RoundTrips) {
     v.variant("derived", |i| {
@@ -60,5 +73,20 @@ fn derive_round_trips(v: &mut impl pool_perf::round_trip::RoundTrips) {
     v.variant("generic", |i| {
         let mut s = SmallGeneric::<u8>::acquire();
         s.write(i);
+    });
+    v.variant("generic_i8", |i| {
+        let mut s = SmallGeneric::<i8>::acquire();
+        s.write(i);
+    });
+    // Two instantiations in turn: each finds its pool in the thread's
+    // memo of recent generic pools, not through the global list.
+    v.variant("generic_alternate", |i| {
+        if i % 2 == 0 {
+            let mut s = SmallGeneric::<u8>::acquire();
+            s.write(i);
+        } else {
+            let mut s = SmallGeneric::<i8>::acquire();
+            s.write(i);
+        }
     });
 }

@@ -31,7 +31,7 @@ use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
 /// Invariant (erasure): every [`Erased`] object in it, in the store, a
 /// cache of its registry or a graveyard it hands out, was made from a
 /// `Boxed<T>` of the `T` its `dispose` was made for. Objects enter only
-/// through [`PoolState<T>`] and the pool's `LocalCache`s, which erase them
+/// through [`PoolState<T>`] and the pool's fast paths, which erase them
 /// from that `T`.
 pub(crate) struct PoolCore {
     pub(crate) shared: Shared<Erased>,
@@ -56,15 +56,11 @@ pub(crate) struct PoolCore {
 #[derive(Clone, Copy)]
 pub(crate) struct CoreRef(NonNull<PoolCore>);
 
-crate::sync::not_modelled! {
-    impl CoreRef {
-        /// A pointer to no core, for a cache not yet registered
-        /// (`RawCache::unset`), which reads it only once it is replaced.
-        pub(crate) const NONE: CoreRef = CoreRef(NonNull::dangling());
-    }
-}
-
 impl CoreRef {
+    /// A pointer to no core, for a cache not yet registered
+    /// (`RawCache::unset`), which reads it only once it is replaced.
+    pub(crate) const NONE: CoreRef = CoreRef(NonNull::dangling());
+
     /// The core, for as long as the pointer is valid.
     ///
     /// # Safety

@@ -69,18 +69,14 @@ pub(crate) struct Owner {
     forks: u64,
 }
 
-crate::sync::not_modelled! {
-    impl Owner {
-        /// No thread: a closed slot's (`Slot::closed`), never taken for an
-        /// orphan (serial 0).
-        pub(crate) const NONE: Owner = Owner {
-            thread: 0,
-            forks: 0,
-        };
-    }
-}
-
 impl Owner {
+    /// No thread: a closed slot's (`Slot::closed`), never taken for an
+    /// orphan (serial 0).
+    pub(crate) const NONE: Owner = Owner {
+        thread: 0,
+        forks: 0,
+    };
+
     /// The calling thread, now.
     pub(crate) fn current() -> Owner {
         Owner {

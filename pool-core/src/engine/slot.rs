@@ -148,18 +148,16 @@ pub(crate) struct Entered<'a, L> {
     _lock: Option<SlotGuard<'a>>,
 }
 
-crate::sync::not_modelled! {
-    impl<L> Slot<L> {
+impl<L> Slot<L> {
+    crate::sync::const_fn! {
         /// A slot no one owns, whose gate is closed for ever: the fast paths
         /// back off from it and nothing registers it (a static pool's cache
         /// before its first slow path, `crate::engine::cache::RawCache::unset`).
-        pub(crate) const fn closed(contents: L) -> Self {
+        pub(crate) fn closed(contents: L) -> Self {
             Slot::new(contents, CLAIMED, Owner::NONE)
         }
     }
-}
 
-impl<L> Slot<L> {
     crate::sync::const_fn! {
         /// A slot holding `contents`, its gate at `gate`, owned by `owner`:
         /// a `const fn` outside loom, for [`Slot::closed`].

@@ -1,6 +1,5 @@
 //! A typed pool's state: [`PoolState<T>`], the engine's [`PoolCore`] with
-//! the pool's `T`, and the constructors of a thread's [`LocalCache<T>`] of
-//! it.
+//! the pool's `T`.
 //!
 //! Invariant (erasure): these are the only ways objects enter or leave a
 //! core typed. [`PoolState::new`] makes the core's dispose function for
@@ -115,7 +114,7 @@ impl<T: Reset + Send + 'static> PoolState<T> {
             PoolState {
                 // SAFETY: objects enter the core only erased from a
                 // `Boxed<T>` of this `T` (the methods below and the
-                // pool's `LocalCache`s), which `dispose::<T>` accepts.
+                // pool's fast paths), which `dispose::<T>` accepts.
                 core: unsafe { PoolCore::new(name, bounds, dispose::<T>) },
                 template: Template::new(),
                 _type: PhantomData,
@@ -210,24 +209,5 @@ impl Drop for Made<'_> {
 impl<T: Reset + Send + 'static> fmt::Debug for PoolState<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PoolState").finish_non_exhaustive()
-    }
-}
-
-crate::sync::modelled! {
-    use crate::engine::cache::LocalCache;
-
-    /// The typed cache's constructor for a loom model, for a pool whose
-    /// state is known: here, as the engine knows no pool's state.
-    impl<T: Reset + Send + 'static> LocalCache<T> {
-        /// The calling thread's cache for the pool whose shared half is
-        /// `state`, registered with it. (A static pool's `thread_local!`
-        /// starts unset and registers on its thread's first slow path:
-        /// `RawCache::unset`; a run-time pool's share makes its own.)
-        /// Allocates its slot, and nothing for the objects: the first
-        /// release grows the cache.
-        pub(crate) fn with_state(state: StateRef<T>) -> Self {
-            // SAFETY: the core of a pool of `T`s, which holds only `T`s.
-            unsafe { LocalCache::from_core(state.core()) }
-        }
     }
 }

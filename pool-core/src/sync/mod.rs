@@ -227,25 +227,7 @@ macro_rules! global {
     };
 }
 
-/// Items of the std build that the loom models do without: a static
-/// pool's constant thread-local and what only it needs (loom's atomics
-/// cannot be built in a constant, and its thread-locals drop their
-/// values, so a loom model's static cache is a plain one).
-macro_rules! not_modelled {
-    ($($item:item)*) => {
-        $(#[cfg(not(all(test, loom)))] $item)*
-    };
-}
-
-/// Items of the loom models only: what they have in the place of
-/// [`not_modelled`]'s, and the constructors they call.
-macro_rules! modelled {
-    ($($item:item)*) => {
-        $(#[cfg(all(test, loom))] $item)*
-    };
-}
-
-pub(crate) use {const_fn, global, modelled, not_modelled};
+pub(crate) use {const_fn, global};
 
 /// Whether the crate may start background threads (automatic rotation):
 /// not in loom models or under Miri, whose executions must be the test's

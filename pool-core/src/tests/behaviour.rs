@@ -225,6 +225,35 @@ mod thread_exit {
     }
 }
 
+mod thread_exit_early {
+    use super::*;
+    counted!(Obj, Pool::new(Obj::create));
+
+    /// What the exit list's destructor does, run early (as the loom models
+    /// end their threads): the cache's objects go to the shared store, the
+    /// cache is unset again, and the thread's later releases go to the
+    /// store, not to a cache nothing would retire.
+    #[test]
+    fn exit_retires_the_static_caches_and_later_uses_go_to_the_store() {
+        use crate::engine::cache::exit_static_caches;
+        let _epoch = epoch_lock();
+        std::thread::spawn(|| {
+            drop((0..2).map(|_| Obj::acquire()).collect::<Vec<_>>());
+            exit_static_caches();
+            drop(Obj::acquire());
+            assert_eq!(Obj::pool().stats().hits_primary, 1, "taken from the store");
+        })
+        .join()
+        .unwrap();
+        let stats = Obj::pool().stats();
+        assert_eq!(
+            (stats.created, stats.idle, stats.hits_local),
+            (2, 2, 0),
+            "{stats:?}"
+        );
+    }
+}
+
 mod release_after_cache_is_gone {
     use super::*;
     counted!(Obj, Pool::new(Obj::create));

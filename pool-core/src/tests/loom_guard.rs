@@ -1,23 +1,26 @@
-//! Models of the guard's own path: `Pool::acquire` and `Pooled::drop` →
-//! the pool's `release` function → the thread cache, through a real
-//! (loom) thread-local, as `pool!` wires it. The other models pass each
-//! thread's cache by hand; these check that the wiring itself loses
-//! nothing, including at a thread's exit, when loom drops the thread's
-//! locals and the cache hands its objects to the shared store.
+//! Models of a static pool as it ships: `Pool::acquire` and
+//! `Pooled::drop` → the pool's `release` function → the thread's
+//! `ThreadCache`, in a (loom) thread-local, as `pool!` wires it: unset
+//! until the thread's first slow path, which registers it and lists it in
+//! the thread's exit list, and retired by that list at the thread's exit,
+//! its objects to the shared store. The other models pass each thread's
+//! cache by hand; these check that the wiring itself loses nothing.
 
 use std::ptr::NonNull;
 
 use loom::thread;
 
 use super::loom_support::{Obj, assert_nothing_lost_or_leaked, create, live};
-use crate::__private::{Home, LocalCache, PoolState, Released, finish, release};
-use crate::engine::cache::ThreadCache;
+use crate::__private::{Home, PoolState, Released, finish, release};
+use crate::engine::cache::{ThreadCache, exit_static_caches};
 use crate::{Pool, Pooled, rotate};
 
 const CAPACITY: usize = 2;
 
 loom::thread_local! {
-    static CACHE: ThreadCache = ThreadCache(LocalCache::<Obj>::with_state(guarded().state).raw);
+    // SAFETY: the key goes only to the pool `finish` makes below, leaked,
+    // whose core outlives the cache; the value is a thread-local.
+    static CACHE: ThreadCache = unsafe { ThreadCache::unset() };
 }
 
 loom::lazy_static! {
@@ -49,14 +52,15 @@ fn acquire() -> Pooled<Obj> {
 }
 
 // loom drops a thread's locals outside the model's execution, where the
-// cache's exit (which takes the store's modelled lock) cannot run. So each
-// thread ends with `exit`, which retires its cache as the destructor
-// would, and guards live on spawned threads only: the main thread's locals
+// exit list's destructor (which takes the store's modelled lock) cannot
+// run. So each thread ends with `exit`, which does what that destructor
+// does, and guards live on spawned threads only: the main thread's locals
 // outlive the execution's statics.
 
-/// Ends a model thread: what its exit does to its cache.
+/// Ends a model thread: what its exit does to its static caches.
 fn exit() {
-    CACHE.with(|cache| cache.raw().retire());
+    exit_static_caches();
+    CACHE.with(|cache| assert!(cache.raw().is_unset(), "exit sets the cache back to unset"));
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! What the loom models share: a pooled object that counts itself, and the
-//! acquire/release steps with an explicit thread cache (loom's threads do
-//! not have real thread-locals, so each model thread owns a `LocalCache`,
-//! whose drop at the end of the thread is that thread's exit).
+//! acquire/release steps with an explicit thread cache: each model thread
+//! owns a `RawCache`, as a run-time pool's share does, whose drop at the end
+//! of the thread is that thread's exit (`loom_guard` models a static pool's
+//! own `thread_local!` cache).
 
 // The bookkeeping is std's atomics inside loom's per-execution statics: it
 // is the models' instrument, not code under test, so loom need not explore
@@ -9,8 +10,8 @@
 // 1.5 to 2). Loom runs one model thread at a time, so the counts are exact.
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use crate::__private::{LocalCache, PoolState, finish};
-use crate::engine::cache::ThreadCache;
+use crate::__private::{PoolState, finish};
+use crate::engine::cache::{RawCache, ThreadCache};
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::{Pool, Reset};
@@ -83,14 +84,14 @@ pub(super) fn pool(capacity: usize, thread_capacity: usize) -> &'static Pool<Obj
 }
 
 /// A thread's cache for `pool`, as its `thread_local!` initializer makes it.
-pub(super) fn new_cache(pool: &'static Pool<Obj>) -> LocalCache<Obj> {
-    LocalCache::with_state(pool.state)
+pub(super) fn new_cache(pool: &'static Pool<Obj>) -> RawCache {
+    RawCache::new(pool.state.core())
 }
 
 /// Acquires on the thread that owns `cache`, checking the object is clean
 /// (reset, and not held by anyone else), then marks it held.
-pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxed<Obj> {
-    let mut obj = pool.take(Some(cache.raw()), epoch().now(), pool.config.reset_on);
+pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &RawCache) -> Boxed<Obj> {
+    let mut obj = pool.take(Some(cache), epoch().now(), pool.config.reset_on);
     assert!(
         !obj.dirty,
         "object {} was handed out without being reset",
@@ -101,10 +102,10 @@ pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>) -> Boxe
 }
 
 /// Releases on the thread that owns `cache`: what a guard's drop does.
-pub(super) fn release(pool: &'static Pool<Obj>, cache: &LocalCache<Obj>, mut obj: Boxed<Obj>) {
+pub(super) fn release(pool: &'static Pool<Obj>, cache: &RawCache, mut obj: Boxed<Obj>) {
     assert!(obj.dirty, "object {} was released twice", obj.id);
     pool.reset(&mut obj);
-    pool.give(Some(cache.raw()), obj, epoch().now());
+    pool.give(Some(cache), obj, epoch().now());
 }
 
 /// Objects alive now.

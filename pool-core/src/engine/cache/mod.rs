@@ -1,7 +1,9 @@
 //! A thread's cache of one pool, [`RawCache`]: its fast paths and its slow
-//! paths (refill, spill, by the cache's own policy, `policy`),
-//! and the typed handle a static pool's `thread_local!` holds,
-//! [`LocalCache`]. A run-time pool's each thread's share holds a `RawCache`.
+//! paths (refill, spill, by the cache's own policy, `policy`); what a
+//! static pool's `thread_local!` holds, [`ThreadCache`], unset until the
+//! thread's first slow path, and the thread's exit list; where a cache's
+//! objects go at its thread's exit or a `clear`. A run-time pool's each
+//! thread's share holds a `RawCache`.
 //! The cache is a stack of idle objects that only its thread touches, so
 //! the fast paths take no lock and perform no atomic read-modify-write.
 //!
@@ -22,10 +24,9 @@
 //!    (a tree of pooled nodes, say). Should the slot be busy (re-entered),
 //!    the cache falls back to the shared store rather than wait.
 //!
-//! Everything here but [`LocalCache`] is on erased objects (compiled once
-//! in pool-core); the typed handle's fast paths, inlined where the pool is
-//! used, only turn the erased pointer back into the box. Where a cache's
-//! objects go when it ends or is cleared is below, with the thread's exit list.
+//! Everything here is on erased objects, compiled once in pool-core; the
+//! typed pool's fast paths (`crate::pool`), inlined where the pool is
+//! used, only turn the erased pointer back into the box.
 //!
 //! A static pool's thread cache, [`ThreadCache`]: what its `thread_local!`
 //! holds, a constant with no destructor, so that the thread-local has no
@@ -55,7 +56,8 @@
 
 pub(crate) mod policy;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
@@ -64,7 +66,7 @@ use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
 use crate::engine::slot::{self, Entered, Slot, bump, epoch};
 use crate::engine::store::Graveyard;
-use crate::sync::{lock, modelled, not_modelled};
+use crate::sync::lock;
 use policy::Local;
 
 /// A thread's cache without its type: what every slow path works on, and
@@ -417,62 +419,20 @@ impl std::fmt::Debug for RawCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.slot().enter(epoch().now()) {
             Some(mut entered) => entered.get().fmt(f),
-            None => f.write_str("LocalCache { <in use> }"),
+            None => f.write_str("RawCache { <in use> }"),
         }
     }
 }
 
-crate::sync::modelled! {
-    use std::marker::PhantomData;
+/// A static pool's cache, as its `thread_local!` holds it: never dropped
+/// by the thread-local (so it needs no destructor state), retired at the
+/// thread's exit by [`EXITING`] once registered.
+#[doc(hidden)]
+#[repr(transparent)]
+pub struct ThreadCache(ManuallyDrop<RawCache>);
 
-    /// A loom model's thread cache of idle objects for one pool, typed:
-    /// the pools themselves keep theirs as [`RawCache`]s (a static pool's
-    /// in its `ThreadCache`, a run-time pool's in its shares), which the
-    /// models cannot build the same way.
-    #[doc(hidden)]
-    #[repr(transparent)]
-    pub struct LocalCache<T> {
-        pub(crate) raw: RawCache,
-        /// Its objects are `Boxed<T>`s.
-        _objects: PhantomData<T>,
-    }
-
-    impl<T: Send + 'static> LocalCache<T> {
-        /// A registered cache of the pool whose core is `core`.
-        ///
-        /// # Safety
-        ///
-        /// `core`'s objects are `Boxed<T>`s of this `T`.
-        pub(crate) unsafe fn from_core(core: CoreRef) -> Self {
-            let raw = RawCache::new(core);
-            LocalCache { raw, _objects: PhantomData }
-        }
-
-        /// The cache without its type.
-        pub(crate) fn raw(&self) -> &RawCache {
-            &self.raw
-        }
-    }
-
-    impl<T> std::fmt::Debug for LocalCache<T> {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            self.raw.fmt(f)
-        }
-    }
-}
-
-not_modelled! {
-    use std::cell::RefCell;
-    use std::mem::ManuallyDrop;
-
-    /// A static pool's cache, as its `thread_local!` holds it: never
-    /// dropped by the thread-local (so it needs no destructor state),
-    /// retired at the thread's exit by [`EXITING`] once registered.
-    #[doc(hidden)]
-    #[repr(transparent)]
-    pub struct ThreadCache(ManuallyDrop<RawCache>);
-
-    impl ThreadCache {
+impl ThreadCache {
+    crate::sync::const_fn! {
         /// An [`unset`](RawCache::unset) cache.
         ///
         /// # Safety
@@ -480,19 +440,17 @@ not_modelled! {
         /// As for [`RawCache::unset`]; and the value is a thread-local's,
         /// on the thread that uses it (its exit list holds a pointer to it).
         #[must_use]
-        pub const unsafe fn unset() -> Self {
+        pub unsafe fn unset() -> Self {
             // SAFETY: the caller's promise.
             ThreadCache(ManuallyDrop::new(unsafe { RawCache::unset() }))
         }
     }
-}
 
-modelled! {
-    /// Under loom, a static pool's cache is dropped by its (loom)
-    /// thread-local, as a run-time pool's share's is.
-    #[doc(hidden)]
-    #[repr(transparent)]
-    pub struct ThreadCache(pub(crate) RawCache);
+    /// The cache.
+    #[inline]
+    pub(crate) fn raw(&self) -> &RawCache {
+        &self.0
+    }
 }
 
 impl std::fmt::Debug for ThreadCache {
@@ -501,49 +459,58 @@ impl std::fmt::Debug for ThreadCache {
     }
 }
 
-impl ThreadCache {
-    /// The cache.
-    #[inline]
-    pub(crate) fn raw(&self) -> &RawCache {
-        &self.0
+/// The static pools' caches this thread has registered, retired at its
+/// exit (a static pool's `thread_local!` does not drop its cache).
+struct Exiting(RefCell<Vec<NonNull<RawCache>>>);
+
+crate::sync::thread_local! {
+    // Lazily made: loom's `thread_local!` has no `const` form, and the
+    // list is touched only by a thread's first slow path on each pool and
+    // at its exit.
+    #[allow(clippy::missing_const_for_thread_local, reason = "see above")]
+    static EXITING: Exiting = Exiting(RefCell::new(Vec::new()));
+}
+
+impl Drop for Exiting {
+    fn drop(&mut self) {
+        // A cache retired here may be used by a later destructor; one
+        // registered meanwhile cannot be listed (this list is gone), so
+        // it is retired at once (`register_unset`).
+        for cache in std::mem::take(self.0.get_mut()) {
+            // SAFETY: a thread-local of this thread (`ThreadCache::unset`),
+            // alive until every thread-local destructor has run.
+            unsafe { cache.as_ref() }.exit();
+        }
     }
 }
 
-not_modelled! {
-    /// The static pools' caches this thread has registered, retired at its
-    /// exit (a static pool's `thread_local!` does not drop its cache).
-    struct Exiting(RefCell<Vec<NonNull<RawCache>>>);
+/// What the thread's exit does to its static pools' caches, done now: a
+/// loom model ends each thread with it, since loom runs a thread's local
+/// destructors outside the model's execution, where no modelled lock may
+/// be taken. The exit list is left empty, so its destructor then does
+/// nothing; a cache the thread registers later is listed anew.
+#[cfg(test)]
+pub(crate) fn exit_static_caches() {
+    let caches = EXITING.with(|exiting| std::mem::take(&mut *exiting.0.borrow_mut()));
+    for cache in caches {
+        // SAFETY: as in `Exiting::drop`: a thread-local of this thread.
+        unsafe { cache.as_ref() }.exit();
+    }
+}
 
-    std::thread_local! {
-        static EXITING: Exiting = const { Exiting(RefCell::new(Vec::new())) };
+impl RawCache {
+    /// The thread's exit, for a registered static pool's cache: retired
+    /// (its objects to the shared store), its slot freed, and set back to
+    /// `UNSET`, retired, for any later use.
+    fn exit(&self) {
+        self.retire();
+        let registered = self.slot.replace(unset_slot());
+        // SAFETY: `retire` took the slot out of the registry, and the
+        // cache, its only other user, points to `UNSET` from now on.
+        unsafe { slot::free(registered) };
     }
 
-    impl Drop for Exiting {
-        fn drop(&mut self) {
-            // A cache retired here may be used by a later destructor; one
-            // registered meanwhile cannot be listed (this list is gone), so
-            // it is retired at once (`register_unset`).
-            for cache in std::mem::take(self.0.get_mut()) {
-                // SAFETY: a thread-local of this thread
-                // (`ThreadCache::unset`), alive until every thread-local
-                // destructor has run.
-                unsafe { cache.as_ref() }.exit();
-            }
-        }
-    }
-
-    impl RawCache {
-        /// The thread's exit, for a registered static pool's cache: retired
-        /// (its objects to the shared store), its slot freed, and set back
-        /// to `UNSET`, retired, for any later use.
-        fn exit(&self) {
-            self.retire();
-            let registered = self.slot.replace(unset_slot());
-            // SAFETY: `retire` took the slot out of the registry, and the
-            // cache, its only other user, points to `UNSET` from now on.
-            unsafe { slot::free(registered) };
-        }
-
+    crate::sync::const_fn! {
         /// A static pool's cache as its `thread_local!` holds it before the
         /// thread's first slow path on the pool: no slot of its own, no
         /// pool, nothing allocated, so the thread-local is a constant and
@@ -557,64 +524,55 @@ not_modelled! {
         /// The cache is handed to slow paths only with one pool's core,
         /// which outlives the cache (a static pool's: `pool!`).
         #[must_use]
-        pub(crate) const unsafe fn unset() -> Self {
+        pub(crate) unsafe fn unset() -> Self {
             RawCache {
                 slot: Cell::new(unset_slot()),
                 core: Cell::new(CoreRef::NONE),
                 retired: Cell::new(false),
             }
         }
-
-        /// Whether the cache is [`unset`](RawCache::unset): no slot of its
-        /// own yet.
-        #[inline]
-        pub(super) fn is_unset(&self) -> bool {
-            std::ptr::eq(self.slot.get().as_ptr().cast_const(), &raw const UNSET.0)
-        }
-
-        /// Lists a registered static cache in the thread's exit list;
-        /// `false` if the list is gone (the thread is exiting).
-        fn list_for_exit(&self) -> bool {
-            let me = NonNull::from(self);
-            EXITING.try_with(|exiting| exiting.0.borrow_mut().push(me)).is_ok()
-        }
     }
 
+    /// Whether the cache is [`unset`](RawCache::unset): no slot of its
+    /// own yet.
+    #[inline]
+    pub(crate) fn is_unset(&self) -> bool {
+        std::ptr::eq(self.slot.get().as_ptr().cast_const(), &raw const UNSET.0)
+    }
+
+    /// Lists a registered static cache in the thread's exit list; `false`
+    /// if the list is gone (the thread is exiting).
+    fn list_for_exit(&self) -> bool {
+        let me = NonNull::from(self);
+        EXITING
+            .try_with(|exiting| exiting.0.borrow_mut().push(me))
+            .is_ok()
+    }
+}
+
+crate::sync::const_fn! {
     /// A pointer to [`UNSET`].
-    const fn unset_slot() -> NonNull<CachePadded<Slot<Local>>> {
+    fn unset_slot() -> NonNull<CachePadded<Slot<Local>>> {
         // SAFETY: a pointer to a static is never null.
         unsafe { NonNull::new_unchecked((&raw const UNSET.0).cast_mut()) }
     }
+}
 
+crate::sync::global! {
     /// The slot of every [`unset`](RawCache::unset) cache: closed for
     /// ever, so the fast paths back off from it, and entered by nothing
     /// else (the slow paths register a slot of the cache's own first, and
     /// `enter_slow`, `retire` and `Drop` pass an unset cache over).
     static UNSET: Unset = Unset(CachePadded::new(Slot::closed(Local::EMPTY)));
-
-    /// [`UNSET`]'s type.
-    struct Unset(CachePadded<Slot<Local>>);
-
-    // SAFETY: no thread reaches the slot's contents or its lock (its gate
-    // is never open, and no slow path enters it); the fast paths only load
-    // and store `busy` and load the gate, atomics, and back off.
-    unsafe impl Sync for Unset {}
 }
 
-modelled! {
-    impl RawCache {
-        /// No cache is unset under loom: a model's static cache is made
-        /// registered.
-        pub(super) fn is_unset(&self) -> bool {
-            false
-        }
+/// [`UNSET`]'s type.
+struct Unset(CachePadded<Slot<Local>>);
 
-        /// Nothing to list: a model's thread-local drops its cache.
-        fn list_for_exit(&self) -> bool {
-            true
-        }
-    }
-}
+// SAFETY: no thread reaches the slot's contents or its lock (its gate is
+// never open, and no slow path enters it); the fast paths only load and
+// store `busy` and load the gate, atomics, and back off.
+unsafe impl Sync for Unset {}
 
 impl RawCache {
     /// Registers an [`unset`](RawCache::unset) cache with its pool, whose

@@ -79,22 +79,18 @@ impl std::fmt::Debug for Local {
     }
 }
 
-crate::sync::not_modelled! {
-    impl Local {
-        /// An empty cache with no room, for a closed slot (`Slot::closed`).
-        pub(crate) const EMPTY: Local = Local {
-            items: Vec::new(),
-            bound: 0,
-            capacity: 0,
-            epoch: 0,
-            last_crossing: Crossing::None,
-            refill_found: false,
-            spill_fit: false,
-        };
-    }
-}
-
 impl Local {
+    /// An empty cache with no room, for a closed slot (`Slot::closed`).
+    pub(crate) const EMPTY: Local = Local {
+        items: Vec::new(),
+        bound: 0,
+        capacity: 0,
+        epoch: 0,
+        last_crossing: Crossing::None,
+        refill_found: false,
+        spill_fit: false,
+    };
+
     /// An empty cache within `bounds`, current at epoch `now`.
     pub(crate) fn new(now: u64, bounds: Bounds) -> Self {
         Local {

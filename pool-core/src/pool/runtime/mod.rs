@@ -596,30 +596,39 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
 /// freed: a `static` cannot be generic, so each instantiation gets a
 /// run-time pool, leaked, found by its type.
 ///
-/// The lookup is a per-thread one-entry cache of the last instantiation
-/// this thread used (a `TypeId` compare), in front of a locked list of
-/// every instantiation. Sound because these pools are never freed: a
-/// cached pointer stays valid for the life of the process.
+/// The lookup is a per-thread memo: the last instantiation this thread
+/// used (one `TypeId` compare), then the last [`RECENT`] (so code that
+/// alternates instantiations finds each without the lock), in front of a
+/// locked list of every instantiation. Sound because these pools are never
+/// freed: a remembered pointer stays valid for the life of the process.
 #[inline]
 pub(crate) fn generic_pool<T: Reset + Send + 'static>(
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
     let id = TypeId::of::<T>();
-    if let Some((last, pool)) = LAST_GENERIC.get() {
-        if last == id {
-            // SAFETY: stored by `generic_pool_slow` for this `TypeId`, so a
-            // `Pool<T>`, leaked, valid for ever.
-            return unsafe { pool.cast::<Pool<T>>().as_ref() };
-        }
-    }
-    generic_pool_slow(id, name, config)
+    let pool = match LAST_GENERIC.get() {
+        Some((last, pool)) if last == id => pool,
+        _ => generic_pool_slow(id, name, config),
+    };
+    // SAFETY: remembered or listed for this `TypeId`, so a `Pool<T>`,
+    // leaked, valid for ever.
+    unsafe { pool.cast::<Pool<T>>().as_ref() }
 }
 
+/// A generic pool a thread remembers: its type, and its `&'static Pool<T>`.
+type Recent = (TypeId, NonNull<()>);
+
+/// How many generic pools a thread's memo remembers besides the last.
+const RECENT: usize = 4;
+
 std::thread_local! {
-    /// This thread's last generic pool: its type and its `&'static Pool<T>`.
-    /// No destructor, so it is there during thread-local destruction too.
-    static LAST_GENERIC: Cell<Option<(TypeId, NonNull<()>)>> = const { Cell::new(None) };
+    /// This thread's last generic pool. No destructor (nor has `RECENT_GENERIC`),
+    /// so both are there during thread-local destruction too.
+    static LAST_GENERIC: Cell<Option<Recent>> = const { Cell::new(None) };
+    /// This thread's last [`RECENT`] generic pools, replaced in turn.
+    static RECENT_GENERIC: ([Cell<Option<Recent>>; RECENT], Cell<usize>) =
+        const { ([const { Cell::new(None) }; RECENT], Cell::new(0)) };
 }
 
 /// Every generic derived struct's pool made so far, by type.
@@ -629,9 +638,37 @@ global! {
     static GENERIC_POOLS: GenericPools = GenericPools::new(Vec::new());
 }
 
+/// The pool of `T` (whose type is `id`) when it is not this thread's
+/// last: from the thread's recent pools, or the list of all, made if new.
 #[cold]
 #[inline(never)]
 fn generic_pool_slow<T: Reset + Send + 'static>(
+    id: TypeId,
+    name: Option<&'static str>,
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> NonNull<()> {
+    let recent = RECENT_GENERIC.with(|(entries, _)| {
+        entries
+            .iter()
+            .find_map(|entry| entry.get().filter(|&(known, _)| known == id))
+    });
+    let pool = match recent {
+        Some((_, pool)) => pool,
+        None => {
+            let pool = NonNull::from(generic_pool_listed(id, name, config)).cast();
+            RECENT_GENERIC.with(|(entries, next)| {
+                entries[next.get()].set(Some((id, pool)));
+                next.set((next.get() + 1) % RECENT);
+            });
+            pool
+        }
+    };
+    LAST_GENERIC.set(Some((id, pool)));
+    pool
+}
+
+/// The pool of `T` from the list of every generic pool, made on first use.
+fn generic_pool_listed<T: Reset + Send + 'static>(
     id: TypeId,
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
@@ -641,7 +678,7 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
         .iter()
         .find(|(known, _)| *known == id)
         .map(|&(_, pool)| pool);
-    let pool: &'static Pool<T> = match found {
+    match found {
         Some(pool) => pool.downcast_ref().expect("listed under its own TypeId"),
         None => {
             // Made under the lock, so each instantiation gets one pool.
@@ -655,10 +692,7 @@ fn generic_pool_slow<T: Reset + Send + 'static>(
             pools.push((id, &inner.pool));
             &inner.pool
         }
-    };
-    drop(pools);
-    LAST_GENERIC.set(Some((id, NonNull::from(pool).cast())));
-    pool
+    }
 }
 
 /// Every short name made so far, by the full name it was made from.

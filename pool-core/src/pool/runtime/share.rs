@@ -161,7 +161,7 @@ pub(super) const CLOSED: usize = 1;
 
 // SAFETY: a share moves to another thread only from an exited owner to the
 // next, through the pool's lock, or to the pool's drop, once every thread's
-// use of the pool is over (`LocalCache`'s `Send` says why a cache may), and
+// use of the pool is over (`RawCache`'s `Send` says why a cache may), and
 // `inner` points to the pool, which is `Sync`.
 unsafe impl<T: Reset + Send + 'static> Send for Share<T> {}
 
