@@ -596,8 +596,8 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
 /// freed: a `static` cannot be generic, so each instantiation gets a
 /// run-time pool, leaked, found by its type.
 ///
-/// The lookup is a per-thread memo: the last instantiation this thread
-/// used (one `TypeId` compare), then the last [`RECENT`] (so code that
+/// The lookup is a per-thread memo of the last [`RECENT`] instantiations
+/// this thread took from the list (a `TypeId` compare each, so code that
 /// alternates instantiations finds each without the lock), in front of a
 /// locked list of every instantiation. Sound because these pools are never
 /// freed: a remembered pointer stays valid for the life of the process.
@@ -607,28 +607,41 @@ pub(crate) fn generic_pool<T: Reset + Send + 'static>(
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
     let id = TypeId::of::<T>();
-    let pool = match LAST_GENERIC.get() {
-        Some((last, pool)) if last == id => pool,
-        _ => generic_pool_slow(id, name, config),
-    };
-    // SAFETY: remembered or listed for this `TypeId`, so a `Pool<T>`,
-    // leaked, valid for ever.
-    unsafe { pool.cast::<Pool<T>>().as_ref() }
+    let found = RECENT_GENERIC.with(|recent| {
+        recent
+            .entries
+            .iter()
+            .find_map(|entry| entry.get().filter(|&(known, _)| known == id))
+    });
+    if let Some((_, pool)) = found {
+        // SAFETY: remembered for this `TypeId`, so a `Pool<T>`, leaked,
+        // valid for ever.
+        return unsafe { pool.cast::<Pool<T>>().as_ref() };
+    }
+    generic_pool_slow(id, name, config)
 }
 
 /// A generic pool a thread remembers: its type, and its `&'static Pool<T>`.
 type Recent = (TypeId, NonNull<()>);
 
-/// How many generic pools a thread's memo remembers besides the last.
+/// How many generic pools a thread's memo remembers.
 const RECENT: usize = 4;
 
+/// A thread's memo of its last generic pools, replaced in turn (`next`).
+struct RecentGeneric {
+    entries: [Cell<Option<Recent>>; RECENT],
+    next: Cell<usize>,
+}
+
 std::thread_local! {
-    /// This thread's last generic pool. No destructor (nor has `RECENT_GENERIC`),
-    /// so both are there during thread-local destruction too.
-    static LAST_GENERIC: Cell<Option<Recent>> = const { Cell::new(None) };
-    /// This thread's last [`RECENT`] generic pools, replaced in turn.
-    static RECENT_GENERIC: ([Cell<Option<Recent>>; RECENT], Cell<usize>) =
-        const { ([const { Cell::new(None) }; RECENT], Cell::new(0)) };
+    /// No destructor, so the memo is there during thread-local
+    /// destruction too.
+    static RECENT_GENERIC: RecentGeneric = const {
+        RecentGeneric {
+            entries: [const { Cell::new(None) }; RECENT],
+            next: Cell::new(0),
+        }
+    };
 }
 
 /// Every generic derived struct's pool made so far, by type.
@@ -638,32 +651,22 @@ global! {
     static GENERIC_POOLS: GenericPools = GenericPools::new(Vec::new());
 }
 
-/// The pool of `T` (whose type is `id`) when it is not this thread's
-/// last: from the thread's recent pools, or the list of all, made if new.
+/// The pool of `T` (whose type is `id`) when the thread's memo has none:
+/// from the list of every generic pool (made if new), then remembered in
+/// place of the memo's oldest entry.
 #[cold]
 #[inline(never)]
 fn generic_pool_slow<T: Reset + Send + 'static>(
     id: TypeId,
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
-) -> NonNull<()> {
-    let recent = RECENT_GENERIC.with(|(entries, _)| {
-        entries
-            .iter()
-            .find_map(|entry| entry.get().filter(|&(known, _)| known == id))
+) -> &'static Pool<T> {
+    let pool = generic_pool_listed(id, name, config);
+    RECENT_GENERIC.with(|recent| {
+        let next = recent.next.get();
+        recent.entries[next].set(Some((id, NonNull::from(pool).cast())));
+        recent.next.set((next + 1) % RECENT);
     });
-    let pool = match recent {
-        Some((_, pool)) => pool,
-        None => {
-            let pool = NonNull::from(generic_pool_listed(id, name, config)).cast();
-            RECENT_GENERIC.with(|(entries, next)| {
-                entries[next.get()].set(Some((id, pool)));
-                next.set((next.get() + 1) % RECENT);
-            });
-            pool
-        }
-    };
-    LAST_GENERIC.set(Some((id, pool)));
     pool
 }
 
