@@ -197,7 +197,13 @@ async fn same(app: &Router, what: &str, content_type: Option<&HeaderValue>, body
     expected
 }
 
+/// Runs one test's requests, one test at a time: the tests share
+/// `Order`'s pool and the response buffers' pool, whose counts they check.
 fn run(test: impl Future<Output = ()>) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
