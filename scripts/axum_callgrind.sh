@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 N1=${N1:-300}
 N2=${N2:-900}
-read -r -a ROUTES <<<"${ROUTES:-/stack /json /pooled /bytes /pooled_out /json_out}"
+read -r -a ROUTES <<<"${ROUTES:-/stack /json /json_pooled /pooled /bytes /pooled_out /json_out}"
 
 if ! BIN=$(cargo bench --manifest-path benches/Cargo.toml --bench axum_json --no-run \
     --message-format=json-render-diagnostics |

@@ -15,7 +15,11 @@
 #   SERDE=1 scripts/compile_cost.sh        # also, for scale, the same structs
 #                                          # with #[derive(Serialize, Deserialize)]
 #                                          # instead, each encoded and decoded
-#                                          # once with serde_json
+#                                          # once with serde_json; and the same
+#                                          # with serde_derive's
+#                                          # `deserialize_in_place` on (what
+#                                          # pool-core's `serde-in-place` turns
+#                                          # on for the whole build)
 #   INSTRUCTIONS=1 scripts/compile_cost.sh # instead of times, the instructions
 #                                          # rustc executes (all its threads,
 #                                          # valgrind's callgrind): slow, but
@@ -41,7 +45,7 @@ ACQUIRE=${ACQUIRE:-1}
 OUT="$ROOT/target/compile-cost"
 mkdir -p "$OUT"
 
-make_crate() { # make_crate <dir> <derive: yes|no|floor|serde>
+make_crate() { # make_crate <dir> <derive: yes|no|floor|serde|serde_inplace>
     local dir=$1 derive=$2
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<TOML
@@ -54,9 +58,12 @@ publish = false
 [dependencies]
 pool-core = { path = "$ROOT/pool-core" }
 TOML
-    [[ $derive == serde ]] && cat >>"$dir/Cargo.toml" <<TOML
+    [[ $derive == serde* ]] && cat >>"$dir/Cargo.toml" <<TOML
 serde = { version = "1", features = ["derive"] }
 serde_json = "1"
+TOML
+    [[ $derive == serde_inplace ]] && cat >>"$dir/Cargo.toml" <<TOML
+serde_derive = { version = "1", features = ["deserialize_in_place"] }
 TOML
     echo "[workspace]" >>"$dir/Cargo.toml"
     {
@@ -113,7 +120,7 @@ RUST
             fi
             if [[ $derive == yes ]]; then
                 echo "#[derive(Poolable, Default)]"
-            elif [[ $derive == serde ]]; then
+            elif [[ $derive == serde* ]]; then
                 echo "#[derive(Default, serde::Serialize, serde::Deserialize)]"
             else
                 echo "#[derive(Default)]"
@@ -126,7 +133,7 @@ RUST
                 echo "    std::hint::black_box(S$i::default().id);"
             elif [[ $derive == yes || $derive == floor ]]; then
                 echo "    std::hint::black_box(S$i::acquire().id);"
-            elif [[ $derive == serde ]]; then
+            elif [[ $derive == serde* ]]; then
                 echo "    let json = serde_json::to_string(&S$i::default()).unwrap();"
                 echo "    std::hint::black_box(serde_json::from_str::<S$i>(&json).unwrap().id);"
             else
@@ -156,6 +163,7 @@ make_crate "$OUT/compile-cost-yes" yes
 make_crate "$OUT/compile-cost-no" no
 [[ -n "${FLOOR:-}" ]] && make_crate "$OUT/compile-cost-floor" floor
 [[ -n "${SERDE:-}" ]] && make_crate "$OUT/compile-cost-serde" serde
+[[ -n "${SERDE:-}" ]] && make_crate "$OUT/compile-cost-serde_inplace" serde_inplace
 export CARGO_TARGET_DIR="$OUT/target"
 
 # Millions of instructions rustc executes for a clean build of the
@@ -209,7 +217,7 @@ cell() {
 # with the floor, the derive's ratio to it (first figures).
 header="profile  derive $unit, $per_unit  plain ${unit% (cpu)}"
 [[ -n "${FLOOR:-}" ]] && header+="  floor $unit, $per_unit  ratio"
-[[ -n "${SERDE:-}" ]] && header+="  serde $unit, $per_unit"
+[[ -n "${SERDE:-}" ]] && header+="  serde $unit, $per_unit  serde in place $unit, $per_unit"
 echo "$header"
 for profile in ${PROFILES:-release debug}; do
     flag=()
@@ -226,6 +234,8 @@ for profile in ${PROFILES:-release debug}; do
     if [[ -n "${SERDE:-}" ]]; then
         read -r serde serde_cpu <<<"$($measure "$OUT/compile-cost-serde" "${flag[@]}")"
         line+=$(cell "$serde" "$serde_cpu")
+        read -r inplace inplace_cpu <<<"$($measure "$OUT/compile-cost-serde_inplace" "${flag[@]}")"
+        line+=$(cell "$inplace" "$inplace_cpu")
     fi
     echo "$line"
 done

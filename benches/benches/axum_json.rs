@@ -17,6 +17,8 @@
 //! - `/stack`: the body as `Bytes`, not decoded: the HTTP stack's own
 //!   allocations, response included, which the others are read against;
 //! - `/json`: `Json<Order>`, a fresh order per request;
+//! - `/json_pooled`: `Json<Pooled<Order>>`, axum's extractor decoding in
+//!   place into the pooled order;
 //! - `/pooled`: `PooledJson<Order>`;
 //! - `/bytes`: `Bytes`, then `serde_json::from_slice::<Pooled<Order>>`;
 //! - `/pooled_out`: `PooledJson<Order>` in, the order answered as a
@@ -142,6 +144,10 @@ async fn json(Json(order): Json<Order>) -> Json<Ack> {
     ack(&order)
 }
 
+async fn json_pooled(Json(order): Json<Pooled<Order>>) -> Json<Ack> {
+    ack(&order)
+}
+
 async fn pooled(order: PooledJson<Order>) -> Json<Ack> {
     ack(&order)
 }
@@ -161,9 +167,10 @@ async fn json_out(order: Json<Order>) -> Json<Order> {
     order
 }
 
-const ROUTES: [&str; 6] = [
+const ROUTES: [&str; 7] = [
     "/stack",
     "/json",
+    "/json_pooled",
     "/pooled",
     "/bytes",
     "/pooled_out",
@@ -174,6 +181,7 @@ fn app() -> Router {
     Router::new()
         .route("/stack", post(stack))
         .route("/json", post(json))
+        .route("/json_pooled", post(json_pooled))
         .route("/pooled", post(pooled))
         .route("/bytes", post(bytes))
         .route("/pooled_out", post(pooled_out))
@@ -396,6 +404,7 @@ fn report(per_second: &[Vec<f64>], allocs: &[Vec<f64>]) {
     println!("\nreq/s, per-round ratios: median (range) [each round]");
     for (a, b) in [
         ("/pooled", "/json"),
+        ("/json_pooled", "/json"),
         ("/pooled", "/bytes"),
         ("/pooled", "/stack"),
         ("/pooled_out", "/json_out"),
