@@ -65,9 +65,10 @@
 //! `Json` allocates a `BytesMut` of 128 bytes, again each time it doubles,
 //! a shared header when it is frozen, and the same boxed body.
 //!
-//! **Bounded memory.** A buffer that grew past 64 KiB is dropped when it
-//! comes back rather than kept (counted as `rejected` in the pool's
-//! [`Stats`](crate::Stats)), so one huge response does not stay in memory;
+//! **Bounded memory.** A buffer that grew past 64 KiB is shrunk to 64 KiB
+//! when it comes back (the pool's [`max_bytes`](crate::PoolConfig::max_bytes),
+//! counted as `shrunk` in its [`Stats`](crate::Stats)), so one huge
+//! response does not stay in memory;
 //! the pool keeps at most 256 buffers in its shared store, and
 //! [`DEFAULT_THREAD_CAPACITY`](crate::DEFAULT_THREAD_CAPACITY) in each
 //! thread's cache: at most 64 KiB × (256 + 32 per thread). Idle buffers go

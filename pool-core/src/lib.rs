@@ -32,7 +32,7 @@ pub use engine::rotation::set_allocator_trim;
 pub use engine::rotation::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
 pub use engine::stats::Stats;
 pub use pool::Pool;
-pub use pool::config::{DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig};
+pub use pool::config::{DEFAULT_CAPACITY, DEFAULT_MAX_BYTES, DEFAULT_THREAD_CAPACITY, PoolConfig};
 pub use pool::guard::Pooled;
 pub use pool::runtime::{PoolBuilder, PoolHandle};
 pub use poolable::Poolable;

@@ -64,6 +64,8 @@
 /// | `pool_objects_returned_total` | counter | `returned`: reset and given back |
 /// | `pool_objects_dropped_total{reason="capacity"}` | counter | `dropped_capacity`: returned to full tiers, dropped |
 /// | `pool_objects_dropped_total{reason="rotation"}` | counter | `dropped_rotation`: idle across two rotations, dropped |
+/// | `pool_objects_dropped_total{reason="oversize"}` | counter | `dropped_oversize`: over the pool's bound in bytes on release, dropped |
+/// | `pool_objects_shrunk_total` | counter | `shrunk`: over the pool's bound in bytes on release, shrunk to it and kept |
 /// | `pool_objects_discarded_total` | counter | `discarded`: dropped during a panic, by `Pooled::discard`, or their reset panicked |
 /// | `pool_objects_rejected_total` | counter | `rejected`: refused on release by the pool's `retain` test |
 /// | `pool_objects_detached_total` | counter | `detached`: taken out with `Pooled::into_inner` |

@@ -12,23 +12,18 @@ use crate::pool::Pool;
 use crate::pool::guard::Pooled;
 
 /// The most capacity a response buffer keeps in the pool: one that grew
-/// past it is dropped when it comes back.
+/// past it is shrunk to it when it comes back.
 const MAX_KEPT_BYTES: usize = 64 * 1024;
 
 /// The most buffers the response pool keeps in its shared store (besides
 /// each thread's cache): with [`MAX_KEPT_BYTES`], at most 16 MiB.
 const KEPT_BUFFERS: usize = 256;
 
-/// Whether a released buffer stays in the pool.
-fn within_bound(buffer: &Vec<u8>) -> bool {
-    buffer.capacity() <= MAX_KEPT_BYTES
-}
-
 crate::pool! {
     @named "pool_core::axum responses" =>
     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new)
         .capacity(KEPT_BUFFERS)
-        .retain(within_bound);
+        .max_bytes(MAX_KEPT_BYTES);
 }
 
 /// A `Serialize` value answered as JSON, serialized into a pooled buffer:

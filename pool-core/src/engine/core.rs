@@ -16,6 +16,7 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
+use crate::engine::bytes::Calibration;
 use crate::engine::cache::policy::{Bounds, Local};
 use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::excluded;
@@ -39,6 +40,8 @@ pub(crate) struct PoolCore {
     /// Locked before `shared` when both are.
     pub(crate) caches: Mutex<Slots<Local>>,
     counters: Counters,
+    /// The bound in bytes it learns (`crate::engine::bytes`).
+    pub(crate) calibration: Calibration,
     /// Its caches' bounds and its store's, for the paths with no cache.
     pub(crate) bounds: Bounds,
     /// Whether [`rotate`](crate::rotate) knows this pool.
@@ -117,6 +120,7 @@ impl PoolCore {
                 shared: unsafe { Shared::new(dispose) },
                 caches: Mutex::new(Slots::new()),
                 counters: Counters::new(),
+                calibration: Calibration::new(),
                 bounds,
                 registered: AtomicBool::new(false),
                 name,
@@ -175,6 +179,21 @@ impl PoolCore {
     /// Counts an object the `retain` predicate refused.
     pub(crate) fn reject(&self) {
         self.counters.rejected.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts an object shrunk to its pool's bound in bytes.
+    #[inline(never)]
+    pub(crate) fn count_shrunk(&self) {
+        self.counters.shrunk.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts an object dropped because it held more than its pool's bound
+    /// in bytes and could not shrink below it.
+    #[inline(never)]
+    pub(crate) fn count_oversize(&self) {
+        self.counters
+            .dropped_oversize
+            .fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts an object taken out of the pool for good.
@@ -293,6 +312,8 @@ impl PoolCore {
             detached: load(&self.counters.detached),
             idle: 0,
             put: load(&self.counters.put),
+            shrunk: load(&self.counters.shrunk),
+            dropped_oversize: load(&self.counters.dropped_oversize),
         };
         // Every returned object is, from then on, either idle, reused, or
         // dropped by the store; thread caches hold the rest of the idle ones.

@@ -21,6 +21,7 @@
 //!
 //! [`Erased`]: erased::Erased
 
+pub(crate) mod bytes;
 pub(crate) mod cache;
 pub(crate) mod core;
 pub(crate) mod epoch;

@@ -24,6 +24,7 @@ const DISCARDED: &str = "pool_objects_discarded_total";
 const REJECTED: &str = "pool_objects_rejected_total";
 const DETACHED: &str = "pool_objects_detached_total";
 const PUT: &str = "pool_objects_put_total";
+const SHRUNK: &str = "pool_objects_shrunk_total";
 const IDLE: &str = "pool_objects_idle";
 const IN_USE: &str = "pool_objects_in_use";
 
@@ -52,6 +53,7 @@ pub(crate) fn publish() {
         counter(REJECTED).absolute(stats.rejected);
         counter(DETACHED).absolute(stats.detached);
         counter(PUT).absolute(stats.put);
+        counter(SHRUNK).absolute(stats.shrunk);
         for (tier, count) in [
             ("thread", stats.hits_local),
             ("primary", stats.hits_primary),
@@ -62,6 +64,7 @@ pub(crate) fn publish() {
         for (reason, count) in [
             ("capacity", stats.dropped_capacity),
             ("rotation", stats.dropped_rotation),
+            ("oversize", stats.dropped_oversize),
         ] {
             ::metrics::counter!(DROPPED, POOL => name, "reason" => reason).absolute(count);
         }
@@ -134,7 +137,12 @@ fn describe() {
     describe_counter!(
         DROPPED,
         Unit::Count,
-        "Idle objects dropped: returned to full tiers (capacity) or idle across two rotations (rotation)."
+        "Objects dropped: returned to full tiers (capacity), idle across two rotations (rotation), or over the pool's bound in bytes on release (oversize)."
+    );
+    describe_counter!(
+        SHRUNK,
+        Unit::Count,
+        "Released objects over the pool's bound in bytes, shrunk to it and kept."
     );
     describe_counter!(
         DISCARDED,

@@ -440,7 +440,10 @@ pub(crate) unsafe fn free<L>(slot: NonNull<CachePadded<Slot<L>>>) {
 /// A load and a store instead of `fetch_add`: with a single writer no
 /// increment can be lost, and the pair compiles to plain moves rather than a
 /// locked instruction. Readers on other threads see some recent value.
+/// Returns the new count.
 #[inline]
-pub(crate) fn bump(counter: &AtomicU64) {
-    counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+pub(crate) fn bump(counter: &AtomicU64) -> u64 {
+    let count = counter.load(Ordering::Relaxed) + 1;
+    counter.store(count, Ordering::Relaxed);
+    count
 }

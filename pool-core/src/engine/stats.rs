@@ -119,6 +119,27 @@ pub struct Stats {
     /// it was past the bounds), in `rejected` or `discarded` if its
     /// `retain` test or its `reset` refused it. Never in `created`.
     pub put: u64,
+    /// Released objects that held more than the pool's bound in bytes and
+    /// were shrunk to it, then kept (counted in `returned` too). See
+    /// [Untrusted input](crate#untrusted-input).
+    pub shrunk: u64,
+    /// Released objects dropped because they held more than the pool's
+    /// bound in bytes and could not shrink below it. Not counted in
+    /// `returned`.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new).max_bytes(4096); }
+    ///
+    /// let mut buf = BUFFERS.acquire();
+    /// buf.reserve(1 << 20);
+    /// drop(buf); // shrunk to 4 KiB, kept
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!((stats.shrunk, stats.dropped_oversize, stats.idle), (1, 0, 1));
+    /// assert!(BUFFERS.acquire().capacity() <= 4096);
+    /// ```
+    pub dropped_oversize: u64,
 }
 
 impl Stats {
@@ -159,8 +180,9 @@ impl Stats {
     /// assert_eq!(POOL.stats().in_use(), 0);
     /// ```
     pub fn in_use(&self) -> u64 {
-        (self.acquired() + self.put)
-            .saturating_sub(self.returned + self.discarded + self.rejected + self.detached)
+        (self.acquired() + self.put).saturating_sub(
+            self.returned + self.discarded + self.rejected + self.detached + self.dropped_oversize,
+        )
     }
 }
 
@@ -177,14 +199,14 @@ impl Stats {
     /// Every counter (every field but the `idle` gauge), in one order, for
     /// what treats them alike ([`add`](Self::add), the published floor).
     #[cfg(feature = "metrics")]
-    pub(crate) fn counters(&self) -> [u64; 11] {
+    pub(crate) fn counters(&self) -> [u64; 13] {
         let mut copy = *self;
         copy.counters_mut().map(|count| *count)
     }
 
     /// [`counters`](Self::counters), to write.
     #[cfg(feature = "metrics")]
-    pub(crate) fn counters_mut(&mut self) -> [&mut u64; 11] {
+    pub(crate) fn counters_mut(&mut self) -> [&mut u64; 13] {
         let Stats {
             created,
             hits_local,
@@ -197,6 +219,8 @@ impl Stats {
             rejected,
             detached,
             put,
+            shrunk,
+            dropped_oversize,
             idle: _,
         } = self;
         [
@@ -211,6 +235,8 @@ impl Stats {
             rejected,
             detached,
             put,
+            shrunk,
+            dropped_oversize,
         ]
     }
 }
@@ -226,6 +252,8 @@ pub(crate) struct Counters {
     pub(crate) detached: AtomicU64,
     /// Objects given with `Pool::put`.
     pub(crate) put: AtomicU64,
+    pub(crate) shrunk: AtomicU64,
+    pub(crate) dropped_oversize: AtomicU64,
 }
 
 impl Counters {
@@ -238,6 +266,8 @@ impl Counters {
                 rejected: AtomicU64::new(0),
                 detached: AtomicU64::new(0),
                 put: AtomicU64::new(0),
+                shrunk: AtomicU64::new(0),
+                dropped_oversize: AtomicU64::new(0),
             }
         }
     }

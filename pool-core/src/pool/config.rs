@@ -16,6 +16,7 @@
 use std::fmt;
 use std::ptr::NonNull;
 
+use crate::engine::bytes::COLD_CAP;
 use crate::engine::erased::{Erased, boxed_with};
 use crate::reset::Reset;
 
@@ -59,6 +60,58 @@ pub const DEFAULT_CAPACITY: usize = 1 << 16;
 /// ```
 pub const DEFAULT_THREAD_CAPACITY: usize = 32;
 
+/// The bound in bytes on what an object may hold and stay in a pool
+/// (as [`Reset::heap_bytes`] counts it, after the reset) before the pool
+/// has learned its objects' usual size, or in a pool that does not learn
+/// ([`PoolConfig::calibrate`]): 64 KiB.
+///
+/// Why 64 KiB: it is the bound the best-known pools of buffers chose after
+/// running into the outlier problem (Go's `fmt` drops printers over 64 KiB,
+/// Istio's and Jetty's buffer pools keep none over 64 KiB), it is the size
+/// above which glibc's `malloc` serves a block from its own `mmap` (from
+/// 128 KiB by default) rather than from the heap it keeps, and a request
+/// object that holds more is rare enough that making it again costs
+/// little next to the work it came with. A pool that learns soon raises
+/// it if its objects are all larger ([Untrusted input](crate#untrusted-input)).
+///
+/// ```
+/// use pool_core::{DEFAULT_MAX_BYTES, Pool, pool};
+///
+/// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new).calibrate(false); }
+///
+/// let mut buf = BUFFERS.acquire();
+/// buf.reserve(DEFAULT_MAX_BYTES * 4);
+/// drop(buf); // shrunk to the cold cap
+/// assert!(BUFFERS.acquire().capacity() <= DEFAULT_MAX_BYTES);
+/// assert_eq!(DEFAULT_MAX_BYTES, 64 << 10);
+/// ```
+pub const DEFAULT_MAX_BYTES: usize = COLD_CAP;
+
+/// A pool's bounds in bytes: what its configuration says, fixed when the
+/// pool is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ByteBounds {
+    /// `max_bytes`: the bound on what a kept object holds, in place of the
+    /// learned one.
+    pub(crate) max: Option<usize>,
+    /// Whether the pool learns its bound (`calibrate`).
+    pub(crate) calibrate: bool,
+}
+
+impl ByteBounds {
+    /// The default: learn, from [`DEFAULT_MAX_BYTES`].
+    pub(crate) const DEFAULT: ByteBounds = ByteBounds {
+        max: None,
+        calibrate: true,
+    };
+
+    /// Whether the pool's releases feed its calibration.
+    #[inline(always)]
+    pub(crate) const fn learns(self) -> bool {
+        self.max.is_none() && self.calibrate
+    }
+}
+
 /// The recipe for a [`Pool`](crate::Pool): its constructor and capacities.
 /// Made by [`Pool::new`](crate::Pool::new), turned into a pool by
 /// [`pool!`](crate::pool!).
@@ -84,6 +137,8 @@ pub struct PoolConfig<T> {
     /// Where the pool resets its objects. A constant in a `pool!` static,
     /// so the fast paths' branch on it folds away there.
     pub(crate) reset_on: ResetOn,
+    /// The bound in bytes on what a kept object holds.
+    pub(crate) bytes: ByteBounds,
 }
 
 /// Where a pool runs its objects' reset: on the releasing thread, before
@@ -226,6 +281,7 @@ impl<T> PoolConfig<T> {
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
             reset_on: ResetOn::Release,
+            bytes: ByteBounds::DEFAULT,
         }
     }
 
@@ -287,15 +343,15 @@ impl<T> PoolConfig<T> {
     ///
     /// pool! {
     ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new)
-    ///         .retain(|buf: &Vec<u8>| buf.capacity() <= 1 << 20);
+    ///         .retain(|buf: &Vec<u8>| buf.capacity() <= 4096);
     /// }
     ///
     /// let mut small = BUFFERS.acquire();
     /// small.extend_from_slice(b"hello");
-    /// let mut huge = BUFFERS.acquire();
-    /// huge.resize(4 << 20, 0);
+    /// let mut large = BUFFERS.acquire();
+    /// large.resize(32 << 10, 0);
     /// drop(small); // kept: cleared, capacity within the bound
-    /// drop(huge); // cleared, still 4 MiB of capacity: dropped
+    /// drop(large); // cleared, still 32 KiB of capacity: dropped
     /// let stats = BUFFERS.stats();
     /// assert_eq!((stats.returned, stats.rejected, stats.idle), (1, 1, 1));
     /// ```
@@ -344,6 +400,61 @@ impl<T> PoolConfig<T> {
         self.reset_on = ResetOn::Acquire;
         self
     }
+
+    /// Sets the bound in bytes on what an object may hold and stay in the
+    /// pool, as [`Reset::heap_bytes`] counts it after the reset, in place
+    /// of the bound the pool learns: a released object over it is shrunk
+    /// to it ([`Reset::shrink_to_bytes`]), or dropped if its type cannot
+    /// shrink that far, and counted
+    /// ([`Stats::shrunk`](crate::Stats::shrunk),
+    /// [`Stats::dropped_oversize`](crate::Stats::dropped_oversize)). It
+    /// bounds bytes where `max_capacity` bounds elements, however deep
+    /// they are nested. A type that does not report its bytes
+    /// ([`Heap::Unreported`](crate::Heap)) is not bound.
+    ///
+    /// In a pool that [resets on acquire](Self::reset_on_acquire) the
+    /// object is measured at release, before its reset; one over the bound
+    /// is reset there, then shrunk or dropped, so the bound holds for what
+    /// the pool keeps idle there too.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static LINES: Pool<String> = Pool::new(String::new).max_bytes(1024); }
+    ///
+    /// let mut line = LINES.acquire();
+    /// line.push_str(&"x".repeat(1 << 20));
+    /// drop(line); // cleared, then shrunk from 1 MiB to 1 KiB
+    /// assert!(LINES.acquire().capacity() <= 1024);
+    /// assert_eq!(LINES.stats().shrunk, 1);
+    /// ```
+    #[must_use]
+    pub const fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.bytes.max = Some(max_bytes);
+        self
+    }
+
+    /// Whether the pool learns the bound in bytes on what its objects may
+    /// hold from what they held at release (the default, `true`), or keeps
+    /// [`DEFAULT_MAX_BYTES`] (or [`max_bytes`](Self::max_bytes), which
+    /// replaces the learned bound either way). See
+    /// [Untrusted input](crate#untrusted-input).
+    ///
+    /// ```
+    /// use pool_core::{DEFAULT_MAX_BYTES, Pool, pool};
+    ///
+    /// pool! { static BLOBS: Pool<Vec<u8>> = Pool::new(Vec::new).calibrate(false); }
+    ///
+    /// let mut blob = BLOBS.acquire();
+    /// blob.reserve(1 << 20);
+    /// drop(blob);
+    /// assert!(BLOBS.acquire().capacity() <= DEFAULT_MAX_BYTES);
+    /// ```
+    #[must_use]
+    pub const fn calibrate(mut self, calibrate: bool) -> Self {
+        self.bytes.calibrate = calibrate;
+        self
+    }
 }
 
 impl<T> PoolConfig<T> {
@@ -366,6 +477,8 @@ impl<T> fmt::Debug for PoolConfig<T> {
             .field("thread_capacity", &self.thread_capacity)
             .field("retain", &self.retain.is_some())
             .field("reset_on", &self.reset_on)
+            .field("max_bytes", &self.bytes.max)
+            .field("calibrate", &self.bytes.calibrate)
             .finish_non_exhaustive()
     }
 }

@@ -33,6 +33,7 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
+use crate::engine::bytes::COLD_CAP;
 use crate::engine::cache::{Held, RawCache, ThreadCache, put_shared, take_shared};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::{Boxed, Erased, boxed_with, untyped};
@@ -314,7 +315,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         self.give(cache, value, epoch().now());
     }
 
-    /// Resets a released object if `reset_on` says so, and runs the pool's
+    /// Resets a released object if `reset_on` says so, holds it to the
+    /// pool's bound in bytes, and runs the pool's
     /// `retain` test on it unless `check_retain` is `false` (a run-time
     /// pool's share fixes both when it is made; `false` only for a pool
     /// with no test): the object to keep, or `None` if the test dropped it.
@@ -324,9 +326,21 @@ impl<T: Reset + Send + 'static> Pool<T> {
         mut value: Boxed<T>,
         reset_on: ResetOn,
         check_retain: bool,
-    ) -> Option<Boxed<T>> {
+    ) -> Option<Prepared<T>> {
         if reset_on == ResetOn::Release {
             self.reset(&mut value);
+        }
+        let mut sample = None;
+        // A constant: a type that reports no bytes is never measured.
+        if T::HEAP.is_counted() {
+            let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+            let bytes = value.heap_bytes();
+            std::mem::forget(on_unwind);
+            if bytes > self.byte_bound() {
+                value = self.over_bound(value, bytes, reset_on)?;
+            } else if self.config.bytes.learns() {
+                sample = Some(bytes);
+            }
         }
         // A constant `None` for a `pool!` without `retain`, folded away.
         if let (true, Some((retain, retains))) = (check_retain, &self.config.retain) {
@@ -337,9 +351,56 @@ impl<T: Reset + Send + 'static> Pool<T> {
             // SAFETY: the test and its function are this pool's.
             let kept = unsafe { keep_if(&self.state.core, Erased::new(value), retain) }?;
             // SAFETY: the object given, a `Boxed<T>` of this `T`.
-            return Some(unsafe { kept.into_boxed() });
+            let value = unsafe { kept.into_boxed() };
+            return Some(Prepared { value, sample });
         }
-        Some(value)
+        Some(Prepared { value, sample })
+    }
+
+    /// The bound in bytes on what a kept object holds: `max_bytes`, or
+    /// the learned bound, or the cold cap in a pool that does not learn.
+    /// A constant in a `pool!` static with `max_bytes` or no calibration.
+    #[inline(always)]
+    fn byte_bound(&self) -> usize {
+        match self.config.bytes.max {
+            Some(max) => max,
+            None if self.config.bytes.calibrate => self.state.core.calibration.bound(),
+            None => COLD_CAP,
+        }
+    }
+
+    /// A released object that holds `bytes`, over the pool's bound: reset
+    /// if the pool resets on acquire (so that it is shrunk to what a reset
+    /// keeps), then shrunk to `max_bytes`, the learned usual size, or the
+    /// cold cap; kept if that brings it within the bound (counted as
+    /// shrunk), else dropped (counted as dropped for its size). Its bytes
+    /// feed the calibration, every one (a kept release only one in
+    /// `SAMPLE`, with that weight). A reset or a shrink that panics
+    /// discards it.
+    #[cold]
+    #[inline(never)]
+    fn over_bound(&self, mut value: Boxed<T>, bytes: usize, reset_on: ResetOn) -> Option<Boxed<T>> {
+        let core = &self.state.core;
+        if self.config.bytes.learns() {
+            core.calibration.record(bytes);
+        }
+        let budget = match self.config.bytes.max {
+            Some(max) => max,
+            None if self.config.bytes.calibrate => core.calibration.usual(),
+            None => COLD_CAP,
+        };
+        let on_unwind = DiscardOnUnwind(core.discarded());
+        if reset_on == ResetOn::Acquire {
+            value.reset();
+        }
+        let kept = value.shrink_to_bytes(budget);
+        std::mem::forget(on_unwind);
+        if kept <= self.byte_bound() {
+            core.count_shrunk();
+            return Some(value);
+        }
+        core.count_oversize();
+        None
     }
 
     /// Runs the user's `reset`, counting the object as discarded if it
@@ -357,10 +418,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Gives a prepared `value` to `cache`, this thread's cache, or past it
     /// (full, gone or disabled) to the shared store.
     #[inline(always)]
-    pub(crate) fn give(&self, cache: Option<&RawCache>, value: Boxed<T>, now: u64) {
+    pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) {
+        let Prepared { value, sample } = value;
         let value = Erased::new(value);
         let value = match cache {
-            Some(cache) => match cache.push(value, now) {
+            Some(cache) => match cache.push(value, now, sample) {
                 Ok(()) => return,
                 Err(value) => value,
             },
@@ -491,6 +553,13 @@ unsafe fn keep_if(
     core.reject();
     core.shared.destroy(value);
     None
+}
+
+/// A released object ready to be kept ([`Pool::prepare`]), and the bytes
+/// it holds if the pool samples them for its calibration.
+pub(crate) struct Prepared<T> {
+    pub(crate) value: Boxed<T>,
+    pub(crate) sample: Option<usize>,
 }
 
 /// Counts an object as discarded if dropped: forgotten once the user code

@@ -32,7 +32,14 @@ fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
 /// cache is gone does.
 fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
     pool.reset(&mut obj);
-    pool.give(None, obj, crate::engine::slot::epoch().now());
+    pool.give(
+        None,
+        crate::pool::Prepared {
+            value: obj,
+            sample: None,
+        },
+        crate::engine::slot::epoch().now(),
+    );
 }
 
 /// Joins `workers` while a thread of its own rotates once.

@@ -105,7 +105,14 @@ pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &RawCache) -> Boxed<Obj> 
 pub(super) fn release(pool: &'static Pool<Obj>, cache: &RawCache, mut obj: Boxed<Obj>) {
     assert!(obj.dirty, "object {} was released twice", obj.id);
     pool.reset(&mut obj);
-    pool.give(Some(cache), obj, epoch().now());
+    pool.give(
+        Some(cache),
+        crate::pool::Prepared {
+            value: obj,
+            sample: None,
+        },
+        epoch().now(),
+    );
 }
 
 /// Objects alive now.

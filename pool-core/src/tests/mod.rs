@@ -6,6 +6,8 @@
 #[cfg(not(loom))]
 mod behaviour;
 #[cfg(loom)]
+mod loom_bytes;
+#[cfg(loom)]
 mod loom_guard;
 #[cfg(loom)]
 mod loom_reclaim;

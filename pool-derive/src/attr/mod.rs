@@ -25,7 +25,9 @@ use syn::parse::ParseStream;
 use syn::{Attribute, ExprPath, LitStr, Path, parse_quote};
 
 use self::unknown::{Position, unknown_key};
-use self::value::{count_value, flag, path_value, plain_path, reset_on_value, str_value};
+use self::value::{
+    bool_value, count_value, flag, path_value, plain_path, reset_on_value, str_value,
+};
 use crate::ctxt::Ctxt;
 
 /// The spelling of an attribute or key.
@@ -49,6 +51,10 @@ pub(crate) const RESET_ON: Symbol = Symbol("reset_on");
 pub(crate) const RETAIN: Symbol = Symbol("retain");
 /// Struct key: the name `pools()` and the metrics list the pool under.
 pub(crate) const NAME: Symbol = Symbol("name");
+/// Struct key: the bound in bytes on what a kept object holds.
+pub(crate) const MAX_BYTES: Symbol = Symbol("max_bytes");
+/// Struct key: whether the pool learns its bound in bytes.
+pub(crate) const CALIBRATE: Symbol = Symbol("calibrate");
 
 /// Field key: leave the field as it is.
 pub(crate) const SKIP: Symbol = Symbol("skip");
@@ -71,6 +77,8 @@ const STRUCT_KEYS: &[Symbol] = &[
     NAME,
     CRATE,
     RESET_ON,
+    MAX_BYTES,
+    CALIBRATE,
 ];
 const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, FRESH, MAX_CAPACITY, HEAP_BYTES];
 
@@ -154,6 +162,8 @@ pub(crate) struct Container {
     pub(crate) reset_on: Option<Set<ResetOn>>,
     pub(crate) retain: Option<Set<ExprPath>>,
     pub(crate) name: Option<Set<LitStr>>,
+    pub(crate) max_bytes: Option<Set<Count>>,
+    pub(crate) calibrate: Option<Set<bool>>,
     krate: Option<Set<Path>>,
 }
 
@@ -166,6 +176,8 @@ impl Container {
         let mut name = Slot::new(NAME);
         let mut krate = Slot::new(CRATE);
         let mut reset_on = Slot::new(RESET_ON);
+        let mut max_bytes = Slot::new(MAX_BYTES);
+        let mut calibrate = Slot::new(CALIBRATE);
         for_each_key(cx, attrs, |meta, index| {
             let key = &meta.path;
             if *key == NEW {
@@ -192,6 +204,12 @@ impl Container {
             } else if *key == RESET_ON {
                 let value = reset_on_value(meta, RESET_ON)?;
                 reset_on.set(cx, key, index, value);
+            } else if *key == MAX_BYTES {
+                let value = count_value(meta, MAX_BYTES, "max_bytes = 65536")?;
+                max_bytes.set(cx, key, index, value);
+            } else if *key == CALIBRATE {
+                let value = bool_value(meta, CALIBRATE, "calibrate = false")?;
+                calibrate.set(cx, key, index, value);
             } else {
                 return Err(unknown_key(meta, Position::Struct));
             }
@@ -204,6 +222,8 @@ impl Container {
             reset_on: reset_on.get(),
             retain: retain.get(),
             name: name.get(),
+            max_bytes: max_bytes.get(),
+            calibrate: calibrate.get(),
             krate: krate.get(),
         }
     }
@@ -227,6 +247,14 @@ impl Container {
             (
                 RESET_ON,
                 self.reset_on.as_ref().map(|set| (&set.key, set.index)),
+            ),
+            (
+                MAX_BYTES,
+                self.max_bytes.as_ref().map(|set| (&set.key, set.index)),
+            ),
+            (
+                CALIBRATE,
+                self.calibrate.as_ref().map(|set| (&set.key, set.index)),
             ),
         ];
         let mut given: Vec<_> = keys

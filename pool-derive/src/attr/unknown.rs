@@ -143,7 +143,7 @@ mod tests {
     fn keys_are_listed_in_prose() {
         assert_eq!(
             list(STRUCT_KEYS),
-            "`new`, `capacity`, `thread_capacity`, `retain`, `name`, `crate` and `reset_on`"
+            "`new`, `capacity`, `thread_capacity`, `retain`, `name`, `crate`, `reset_on`, `max_bytes` and `calibrate`"
         );
     }
 }

@@ -71,6 +71,27 @@ pub(super) fn path_value(
     }
 }
 
+/// A `true` or `false` value: `calibrate = false`.
+pub(super) fn bool_value(
+    meta: &ParseNestedMeta<'_>,
+    name: Symbol,
+    example: &str,
+) -> syn::Result<bool> {
+    match value(meta, name, example)? {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(value),
+            ..
+        }) => Ok(value.value),
+        other => Err(syn::Error::new_spanned(
+            &other,
+            format!(
+                "`{name}` takes `true` or `false`{}, like `#[pool({example})]`",
+                found(&other)
+            ),
+        )),
+    }
+}
+
 /// A non-empty string value: `name = "requests"`.
 pub(super) fn str_value(
     meta: &ParseNestedMeta<'_>,

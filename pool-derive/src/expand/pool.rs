@@ -30,6 +30,14 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         let count = &set.value;
         quote!(.thread_capacity(#count))
     });
+    let max_bytes = input.attrs.max_bytes.as_ref().map(|set| {
+        let count = &set.value;
+        quote!(.max_bytes(#count))
+    });
+    let calibrate = input.attrs.calibrate.as_ref().map(|set| {
+        let calibrate = set.value;
+        quote!(.calibrate(#calibrate))
+    });
     let reset_on = input
         .attrs
         .reset_on
@@ -64,6 +72,8 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
             #thread_capacity
             #retain
             #reset_on
+            #max_bytes
+            #calibrate
     };
     if generic {
         // A `static` cannot be generic: each instantiation's pool is made
@@ -87,7 +97,9 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
                         #capacity
                         #thread_capacity
                         #retain
-                        #reset_on;
+                        #reset_on
+                        #max_bytes
+                        #calibrate;
             }
             &__POOL
         }

@@ -62,6 +62,7 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
+use crate::engine::bytes::{CALIBRATE, SAMPLE};
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
 use crate::engine::slot::{self, Entered, Slot, bump, epoch};
@@ -144,8 +145,17 @@ impl RawCache {
         Some(value)
     }
 
+    /// Keeps `value` if the cache has room at `now`. With `sample`, the
+    /// bytes the object holds, every [`SAMPLE`]th kept release is tallied
+    /// for the pool's calibration (`crate::engine::bytes`): a test of the
+    /// count just bumped, and only then a call.
     #[inline(always)]
-    pub(crate) fn push(&self, value: Erased, now: u64) -> Result<(), Erased> {
+    pub(crate) fn push(
+        &self,
+        value: Erased,
+        now: u64,
+        sample: Option<usize>,
+    ) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {
             return Err(value);
@@ -155,8 +165,23 @@ impl RawCache {
             return Err(value);
         }
         local.items.push(value);
-        bump(&slot.returned);
+        let returned = bump(&slot.returned);
+        if let Some(bytes) = sample {
+            if returned % SAMPLE == 0 {
+                self.tally(local, bytes);
+            }
+        }
         Ok(())
+    }
+
+    /// Records a sampled release of `bytes` in the cache's own tally, and
+    /// folds the tally into the pool's calibration once it is due.
+    #[cold]
+    #[inline(never)]
+    fn tally(&self, local: &mut Local, bytes: usize) {
+        if local.tally.record(bytes, SAMPLE as u16) {
+            self.core().calibration.fold(&mut local.tally, CALIBRATE);
+        }
     }
 
     /// `Local::refill_found` and `Local::spill_fit`, at epoch `now`; both

@@ -11,6 +11,7 @@
 //! or a rotation does while the owner is idle. Its buffer's capacity is the
 //! room the fast path checks, so it never exceeds `bound`.
 
+use crate::engine::bytes::Tally;
 use crate::engine::erased::Erased;
 use crate::engine::store::Locked;
 
@@ -48,6 +49,9 @@ pub(crate) struct Local {
     /// between the cores twice (docs/PERFORMANCE.md, cross-thread).
     pub(crate) refill_found: bool,
     pub(crate) spill_fit: bool,
+    /// This thread's sample of the bytes its releases held, until folded
+    /// into the pool's calibration (`crate::engine::bytes`).
+    pub(crate) tally: Tally,
 }
 
 /// A bound of the thread cache that an acquire or a release ran into.
@@ -89,6 +93,7 @@ impl Local {
         last_crossing: Crossing::None,
         refill_found: false,
         spill_fit: false,
+        tally: Tally::new(),
     };
 
     /// An empty cache within `bounds`, current at epoch `now`.
@@ -101,6 +106,7 @@ impl Local {
             last_crossing: Crossing::None,
             refill_found: false,
             spill_fit: false,
+            tally: Tally::new(),
         }
     }
 

@@ -77,7 +77,8 @@ use std::sync::{Arc, Weak};
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::config::{
-    self, Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig, ResetOn, Retain,
+    self, ByteBounds, Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig,
+    ResetOn, Retain,
 };
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
@@ -111,6 +112,7 @@ pub struct PoolBuilder<T: Reset + Send + 'static> {
     thread_capacity: usize,
     retain: Option<RetainClosure<T>>,
     reset_on: ResetOn,
+    bytes: ByteBounds,
     name: &'static str,
 }
 
@@ -140,6 +142,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
             reset_on: ResetOn::Release,
+            bytes: ByteBounds::DEFAULT,
             name: type_label::<T>(),
         }
     }
@@ -193,7 +196,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// here it may be any closure.
     ///
     /// ```
-    /// let max = 1 << 20;
+    /// let max = 4096;
     /// let pool = pool_core::Pool::builder(Vec::<u8>::new)
     ///     .retain(move |buf: &Vec<u8>| buf.capacity() <= max)
     ///     .build();
@@ -229,6 +232,40 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
         self
     }
 
+    /// Sets the bound in bytes on what a kept object holds, in place of
+    /// the learned one, as [`PoolConfig::max_bytes`] does for a static
+    /// pool.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_bytes(4096).build();
+    /// let mut buf = pool.acquire();
+    /// buf.reserve(1 << 20);
+    /// drop(buf);
+    /// assert!(pool.acquire().capacity() <= 4096);
+    /// assert_eq!(pool.stats().shrunk, 1);
+    /// ```
+    #[must_use]
+    pub fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.bytes.max = Some(max_bytes);
+        self
+    }
+
+    /// Whether the pool learns its bound in bytes (the default), as
+    /// [`PoolConfig::calibrate`] says for a static pool.
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(Vec::<u8>::new).calibrate(false).build();
+    /// let mut buf = pool.acquire();
+    /// buf.reserve(1 << 20);
+    /// drop(buf);
+    /// assert!(pool.acquire().capacity() <= pool_core::DEFAULT_MAX_BYTES);
+    /// ```
+    #[must_use]
+    pub fn calibrate(mut self, calibrate: bool) -> Self {
+        self.bytes.calibrate = calibrate;
+        self
+    }
+
     /// Makes the pool, and returns its first handle.
     ///
     /// ```
@@ -244,6 +281,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             thread_capacity,
             retain,
             reset_on,
+            bytes,
             name,
         } = self;
         let recipe = Recipe::Closures {
@@ -252,6 +290,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
             thread_capacity,
             retain,
             reset_on,
+            bytes,
         };
         PoolHandle::new(Inner::make(recipe, name))
     }
@@ -266,6 +305,7 @@ pub(super) enum Recipe<T: Reset + Send + 'static> {
         thread_capacity: usize,
         retain: Option<RetainClosure<T>>,
         reset_on: ResetOn,
+        bytes: ByteBounds,
     },
     Config(PoolConfig<T>),
 }
@@ -319,6 +359,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     thread_capacity,
                     retain,
                     reset_on,
+                    bytes,
                 } => {
                     // SAFETY: the closure is the `Arc` moved into the
                     // allocation below, dropped after the `Pool` (module
@@ -334,6 +375,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                             (retain, config::retains::<T> as config::RetainFn)
                         }),
                         reset_on,
+                        bytes,
                     };
                     (config, Some(create), retain)
                 }

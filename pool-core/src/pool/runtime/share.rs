@@ -50,6 +50,7 @@ use crate::engine::cache::RawCache;
 use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
+use crate::pool::Prepared;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::PoolState;
@@ -496,7 +497,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// release on a thread other than its share's owner (a call of its
     /// own, so that the owner's release keeps nothing for it).
     #[inline(never)]
-    fn give_here(&self, value: Boxed<T>, now: u64) {
+    fn give_here(&self, value: Prepared<T>, now: u64) {
         self.pool.give(self.cache(), value, now);
     }
 }
