@@ -10,8 +10,8 @@
 //! fast path). A thread in the middle of an operation, or any thread on a
 //! platform with no process-wide barrier, ages its cache itself on its next
 //! operation, and a thread's exit hands its cache to the shared store.
-//! Then, with no lock held, the allocator is trimmed if asked
-//! (`set_allocator_trim`, below) and, with the `metrics` feature, every pool's
+//! Then, with no lock held, the allocator is trimmed (unless turned off,
+//! `set_allocator_trim`, below) and, with the `metrics` feature, every pool's
 //! figures are published (`crate::engine::publish`).
 //!
 //! Invariant, as in crossbeam's epochs: an object that has been idle
@@ -38,7 +38,7 @@
 //! [`set_allocator_trim`]: after a rotation that dropped objects, ask the
 //! allocator to give its free memory back to the system.
 //!
-//! Invariant: a trim runs only when it is turned on, after a rotation that
+//! Invariant: a trim runs only when it is on (the default), after a rotation that
 //! dropped at least one object, with no lock of the crate held, and at most
 //! once per [`MIN_INTERVAL`].
 //!
@@ -318,7 +318,7 @@ fn run() {
 /// a fraction of a percent of one core however often rotation runs.
 pub(crate) const MIN_INTERVAL: Duration = Duration::from_secs(1);
 
-static ENABLED: AtomicBool = AtomicBool::new(false);
+static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// When the last trim ran.
 static LAST: Mutex<Option<Instant>> = Mutex::new(None);
@@ -327,10 +327,21 @@ static LAST: Mutex<Option<Instant>> = Mutex::new(None);
 #[cfg(all(test, target_os = "linux", target_env = "gnu", not(miri)))]
 pub(crate) static TRIMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// Turns the allocator trim on or off (it is off unless turned on): with it
-/// on, a rotation that dropped objects then asks the allocator to return
-/// its free memory to the system, so that what rotation gave back shows in
-/// the process's RSS.
+/// Turns the allocator trim on or off (it is on by default): with it on, a
+/// rotation that dropped objects then asks the allocator to return its
+/// free memory to the system, so that what rotation gave back shows in the
+/// process's RSS.
+///
+/// On by default because a pool's promise is that idle memory goes back
+/// after two rotations, and without the trim that holds for the heap but
+/// not for RSS, which is what an operator sees: an axum service's RSS
+/// stayed at 23.9 MB after idle with the trim off, 5.2–8.5 MB with it on
+/// (issue 38). What it costs is measured in docs/PERFORMANCE.md ("The
+/// allocator trim", `cargo run --release --example trim_cost`): a few
+/// milliseconds on the rotating thread, once a minute at most by default,
+/// and nothing on the threads that use the pools. Turn it off for a
+/// program that counts on glibc keeping freed pages (one whose bursts
+/// return every minute), or whose rotation period is short.
 ///
 /// What rotation gives back goes to the allocator, as any `drop` does.
 /// Whether the process's RSS falls then is the allocator's choice: glibc
@@ -350,9 +361,10 @@ pub(crate) static TRIMS: std::sync::atomic::AtomicU64 = std::sync::atomic::Atomi
 /// it frees are faulted in again if the program allocates them anew.
 ///
 /// It calls glibc's `malloc_trim` on Linux with glibc (`target_env =
-/// "gnu"`), when the allocator is glibc's. Elsewhere, and where a global
-/// allocator of the program's own replaces `malloc` (jemalloc and mimalloc
-/// return memory on their own schedule), it does nothing.
+/// "gnu"`). Elsewhere it does nothing, and under a global allocator of the
+/// program's own (jemalloc, mimalloc: they return memory on their own
+/// schedule) it trims only glibc's own heap, which such a program hardly
+/// uses: the objects the rotation dropped went back to that allocator.
 ///
 /// # Example
 ///
@@ -361,13 +373,14 @@ pub(crate) static TRIMS: std::sync::atomic::AtomicU64 = std::sync::atomic::Atomi
 ///
 /// pool! { static PAGES: Pool<Vec<u8>> = Pool::new(|| Vec::with_capacity(4096)).thread_capacity(0); }
 ///
-/// pool_core::set_allocator_trim(true);
 /// let burst: Vec<_> = (0..64).map(|_| PAGES.acquire()).collect();
 /// drop(burst);
 /// rotate();
-/// rotate(); // drops the idle buffers, then trims the allocator
+/// rotate(); // drops the idle buffers, then trims the allocator (the default)
 /// assert_eq!(PAGES.stats().idle, 0);
-/// pool_core::set_allocator_trim(false);
+///
+/// pool_core::set_allocator_trim(false); // RSS then stays where glibc keeps it
+/// # pool_core::set_allocator_trim(true);
 /// ```
 pub fn set_allocator_trim(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);

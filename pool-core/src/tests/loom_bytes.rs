@@ -22,7 +22,10 @@ fn racing_folds_lose_no_weight_and_readers_see_whole_bounds() {
                 thread::spawn(move || {
                     // Half the weight a calibration reads, of 1 KiB objects.
                     let mut tally = Tally::new();
-                    assert!(tally.record(1024, (CALIBRATE / 2) as u16), "due to be folded");
+                    assert!(
+                        tally.record(1024, (CALIBRATE / 2) as u16),
+                        "due to be folded"
+                    );
                     while !tally.is_empty() {
                         calibration.fold(&mut tally, CALIBRATE);
                         thread::yield_now();
