@@ -223,16 +223,8 @@ fn replace_after(body: &str, after: &str, from: &str, to: &str) -> Vec<u8> {
     format!("{}{to}{}", &body[..at], &body[at + from.len()..]).into_bytes()
 }
 
-/// Held by the tests that read `Order`'s pool's counters: libtest runs the
-/// tests of this file at once, and one's requests in flight would count in
-/// the other's `in_use`.
-static ORDER_POOL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 #[test]
 fn rejections_are_jsons_byte_for_byte_and_nothing_half_filled_leaks() {
-    let _order_pool = ORDER_POOL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     run(async {
         let pool = Pool::builder(Order::default).build();
         let app = app(pool.clone(), Some(16 * 1024));
@@ -508,9 +500,6 @@ fn buffers() -> pool_core::Stats {
 
 #[test]
 fn responses_are_jsons_and_their_buffers_come_back() {
-    let _order_pool = ORDER_POOL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     run(async {
         let body = body_of(&order_json(30, true));
         let fresh = || serde_json::from_slice::<Order>(&body).unwrap();
