@@ -70,7 +70,7 @@ pub fn generic_pool<T: Reset + Send + 'static>(
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
-    crate::pool::runtime::generic_pool(name, config)
+    crate::pool::runtime::generic::generic_pool(name, config)
 }
 
 /// `std::thread_local!`, for generated code in crates that are

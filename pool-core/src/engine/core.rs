@@ -19,7 +19,7 @@ use std::sync::Weak;
 use crate::engine::bytes::Calibration;
 use crate::engine::cache::policy::{Bounds, Local};
 use crate::engine::erased::{Dispose, Erased};
-use crate::engine::fork::excluded;
+use crate::engine::fork::{ForkHold, excluded};
 use crate::engine::registry::{self, Entry, Rotate};
 use crate::engine::rotation;
 use crate::engine::slot::{Slots, epoch};
@@ -355,6 +355,16 @@ impl PoolCore {
 impl Rotate for PoolCore {
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    fn hold_for_fork(&self, held: &mut ForkHold) {
+        // SAFETY: a static pool's core lives for ever; a run-time pool's is
+        // kept alive by the registry's visit, kept (and released) after
+        // these locks (`registry::hold_for_fork`).
+        unsafe {
+            held.keep(lock(&self.caches));
+            self.shared.hold_for_fork(held);
+        }
     }
 
     fn stats(&self) -> Stats {

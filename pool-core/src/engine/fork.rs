@@ -16,6 +16,16 @@
 //!   about one pool's rotation, one process-wide barrier. (A thread of the
 //!   user's that is inside a slow path at the fork can still leave a store
 //!   locked, as any lock a forking program's other threads hold.)
+//! - Then, with no section in progress, the prepare handler takes the
+//!   locks that acquire and release paths take ([`ForkHold`], given by the
+//!   registry: the registry, then each pool's locks in `rotate_to`'s order)
+//!   and holds them across the fork, as malloc holds its arenas' locks, so
+//!   that a thread the child lacks cannot have left one locked. A fork
+//!   waits for each of them once; the parent's other threads wait for the
+//!   fork meanwhile. A slot's own lock is not taken (a slow path holds it
+//!   while it registers, which waits for the fork): a cache whose owner was
+//!   inside a slow path at the fork keeps its objects in the child until
+//!   its pool ends, at most `thread_capacity` per such thread.
 //! - Every thread cache records its [`Owner`]: a serial unique to its
 //!   thread in this process and its ancestors, and how many forks had
 //!   happened. The child handler records the forking thread: a cache made
@@ -29,9 +39,9 @@
 //! std's atomics, not the facade's (`crate::sync`): loom cannot fork, and
 //! the models need not explore a counter no fork ever contends.
 
-use std::cell::Cell;
-use std::sync::Once;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Once, OnceLock};
 
 use crate::sync::{at_fork, spin_wait};
 
@@ -57,7 +67,49 @@ std::thread_local! {
     /// How many sections this thread is inside: a nested one must not wait
     /// for a fork that waits for the outer one.
     static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// What the forking thread holds across its fork (see [`ForkHold`]).
+    static HELD: RefCell<Option<ForkHold>> = const { RefCell::new(None) };
 }
+
+/// The locks a fork holds, and what keeps them valid: taken by the forking
+/// thread's prepare handler once no section is in progress, released by the
+/// same thread after the fork, in the parent and in the child, the last
+/// taken first.
+pub(crate) struct ForkHold(Vec<Box<dyn Kept>>);
+
+/// Anything kept until the fork is done: a lock's guard, or what keeps the
+/// lock alive.
+trait Kept {}
+
+impl<T> Kept for T {}
+
+impl ForkHold {
+    /// Keeps `value` (a lock's guard) until the fork is done.
+    ///
+    /// # Safety
+    ///
+    /// What `value` borrows lives until the fork is done: a static, or a
+    /// pool kept alive by a value kept after this one (released before it).
+    pub(crate) unsafe fn keep<'a, T: 'a>(&mut self, value: T) {
+        let value: Box<dyn Kept + 'a> = Box::new(value);
+        // SAFETY: only the lifetime changes (the same fat pointer), and the
+        // caller's promise outlasts the box, which the fork's handlers drop.
+        let value = unsafe { std::mem::transmute::<Box<dyn Kept + 'a>, Box<dyn Kept>>(value) };
+        self.0.push(value);
+    }
+}
+
+impl Drop for ForkHold {
+    fn drop(&mut self) {
+        while let Some(value) = self.0.pop() {
+            drop(value);
+        }
+    }
+}
+
+/// Takes the locks a fork holds ([`ForkHold`]): the registry's, set by the
+/// first registration.
+static HOLD: OnceLock<fn(&mut ForkHold)> = OnceLock::new();
 
 /// The thread that made a cache, and when.
 #[derive(Clone, Copy, Debug)]
@@ -156,16 +208,18 @@ impl Drop for Excluded {
     }
 }
 
-/// Installs the fork handlers, once per process: called when a pool is
-/// first used.
-pub(crate) fn watch() {
+/// Installs the fork handlers, once per process, with `hold`, which takes
+/// the locks the fork holds: called when a pool is first used.
+pub(crate) fn watch(hold: fn(&mut ForkHold)) {
+    let _ = HOLD.set(hold);
     static WATCHING: Once = Once::new();
     WATCHING.call_once(|| {
         at_fork(prepare, parent, child);
     });
 }
 
-/// Before a fork: no section may be in progress at the copy.
+/// Before a fork: no section may be in progress at the copy, and no lock
+/// an acquire or a release takes may be held by another thread.
 extern "C" fn prepare() {
     SECTIONS.fetch_add(FORKING, Ordering::Acquire);
     let mut round = 0;
@@ -173,16 +227,36 @@ extern "C" fn prepare() {
         spin_wait(round);
         round = round.saturating_add(1);
     }
+    if let Some(hold) = HOLD.get() {
+        let mut held = ForkHold(Vec::new());
+        hold(&mut held);
+        // A thread at its exit (its locals gone) forks holding nothing:
+        // `held` is dropped here, the locks released.
+        let _ = HELD.try_with(|slot| *slot.borrow_mut() = Some(held));
+    }
 }
 
-/// After a fork, in the parent: sections may run again.
+/// Releases what [`prepare`] held, after the fork.
+fn release() {
+    let held = HELD
+        .try_with(|slot| slot.borrow_mut().take())
+        .ok()
+        .flatten();
+    drop(held);
+}
+
+/// After a fork, in the parent: the locks are released, and sections may
+/// run again.
 extern "C" fn parent() {
+    release();
     SECTIONS.fetch_sub(FORKING, Ordering::Release);
 }
 
-/// After a fork, in the child: no other fork is in progress here and no
-/// section is, and the caches of every thread but this one are orphans.
+/// After a fork, in the child: the locks are released (this thread holds
+/// them), no other fork is in progress here and no section is, and the
+/// caches of every thread but this one are orphans.
 extern "C" fn child() {
+    release();
     FORKER.store(serial(), Ordering::Relaxed);
     FORKS.fetch_add(1, Ordering::Relaxed);
     SECTIONS.store(0, Ordering::Release);

@@ -21,7 +21,7 @@
 
 use std::sync::{Arc, Weak};
 
-use crate::engine::fork::{self, excluded};
+use crate::engine::fork::{self, ForkHold, excluded};
 use crate::engine::stats::Stats;
 use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
@@ -40,6 +40,11 @@ pub(crate) trait Rotate: Send + Sync {
 
     /// A visit of a run-time pool is over (see `sync::Owners`).
     fn leave(&self) {}
+
+    /// Takes the locks that the pool's acquire and release paths take, in
+    /// their order, into `held`, which keeps them across a fork
+    /// (`crate::engine::fork`).
+    fn hold_for_fork(&self, held: &mut ForkHold);
 }
 
 /// A pool in the registry.
@@ -103,13 +108,61 @@ global! {
     static POOLS: Registry = Registry::new(Vec::new());
 }
 
+global! {
+    /// The run-time pools a fork's prepare handler visited, kept alive
+    /// until the next rotation (or registration) drops them outside any
+    /// handler and lock: the last count on one would run its destructors
+    /// inside the handler. Locked only with [`POOLS`] held, so that no
+    /// other thread holds it at a fork.
+    static DEFERRED: Mutex<Vec<Visited>> = Mutex::new(Vec::new());
+}
+
+/// What a fork holds of the pools (`crate::engine::fork`): the registry,
+/// then each live pool's locks, in the order of `rotate_to` (the registry
+/// is never taken under a pool's lock). A run-time pool is kept alive
+/// across the fork by its visit, deferred afterwards ([`DEFERRED`]).
+fn hold_for_fork(held: &mut ForkHold) {
+    let pools = lock(&POOLS);
+    let visits: Vec<Visited> = pools.iter().filter_map(Entry::visit).collect();
+    // SAFETY: `POOLS` is a static.
+    unsafe { held.keep(pools) };
+    for visit in &visits {
+        visit.hold_for_fork(held);
+    }
+    // Kept last, so released first, while `POOLS` is still held: its
+    // pools outlive the locks held above, and `DEFERRED` is free.
+    // SAFETY: owns what it holds.
+    unsafe { held.keep(Deferred(visits)) };
+}
+
+/// The visits of a fork's prepare handler, handed to [`DEFERRED`] when
+/// the fork is done.
+struct Deferred(Vec<Visited>);
+
+impl Drop for Deferred {
+    fn drop(&mut self) {
+        lock(&DEFERRED).append(&mut self.0);
+    }
+}
+
+/// Drops the pools that forks kept alive ([`DEFERRED`]), with no lock held:
+/// their destructors are user code.
+fn drop_deferred() {
+    let deferred = {
+        let _fork = excluded();
+        let _pools = lock(&POOLS);
+        std::mem::take(&mut *lock(&DEFERRED))
+    };
+    drop(deferred);
+}
+
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
 /// The first registration also installs the fork handlers
 /// (`crate::engine::fork`).
 pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
-    fork::watch();
+    fork::watch(hold_for_fork);
     let _fork = excluded();
     let mut pools = lock(&POOLS);
     if !registered.load(Ordering::Relaxed) {
@@ -126,6 +179,7 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
 /// Every registered pool, copied, so that no lock is held while the caller
 /// visits them (a destructor may itself touch a pool, or rotate).
 pub(crate) fn entries() -> Vec<Entry> {
+    drop_deferred();
     let _fork = excluded();
     lock(&POOLS).clone()
 }

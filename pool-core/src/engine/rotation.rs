@@ -253,20 +253,30 @@ fn watch_forks() {
     });
 }
 
+/// This module's locks, as a forking thread holds them across its fork:
+/// [`AUTO`], then the trim's [`LAST`] (never taken the other way round).
+type AcrossFork = (
+    MutexGuard<'static, Auto>,
+    MutexGuard<'static, Option<Instant>>,
+);
+
 std::thread_local! {
-    /// The lock on [`AUTO`], held by a forking thread across its fork, so
-    /// that the child does not inherit it held by the rotation thread.
-    static HELD_ACROSS_FORK: RefCell<Option<MutexGuard<'static, Auto>>> =
-        const { RefCell::new(None) };
+    /// The locks a forking thread holds across its fork, so that the child
+    /// does not inherit one held by the rotation thread.
+    static HELD_ACROSS_FORK: RefCell<Option<AcrossFork>> = const { RefCell::new(None) };
 }
 
-/// Before a fork: holds [`AUTO`] (unless this thread's locals are gone,
-/// at its exit).
+/// Before a fork: holds [`AUTO`] and [`LAST`] (unless this thread's
+/// locals are gone, at its exit).
 extern "C" fn prepare_fork() {
-    let _ = HELD_ACROSS_FORK.try_with(|held| *held.borrow_mut() = Some(auto()));
+    let _ = HELD_ACROSS_FORK.try_with(|held| {
+        let auto = auto();
+        let last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
+        *held.borrow_mut() = Some((auto, last));
+    });
 }
 
-fn release_after_fork() -> Option<MutexGuard<'static, Auto>> {
+fn release_after_fork() -> Option<AcrossFork> {
     HELD_ACROSS_FORK
         .try_with(|held| held.borrow_mut().take())
         .ok()
@@ -279,8 +289,9 @@ extern "C" fn after_fork_in_parent() {
 
 /// The child has no rotation thread: a later period starts one.
 extern "C" fn after_fork_in_child() {
-    if let Some(mut auto) = release_after_fork() {
+    if let Some((mut auto, last)) = release_after_fork() {
         auto.started = false;
+        drop(last);
     }
 }
 

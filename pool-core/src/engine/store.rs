@@ -27,6 +27,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use crate::engine::erased::Dispose;
+use crate::engine::fork::ForkHold;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 
 /// The tier an acquired object came from, for the statistics.
@@ -164,6 +165,17 @@ impl<T> Shared<T> {
             0
         };
         primary >= capacity
+    }
+
+    /// Holds the store's lock across a fork (`crate::engine::fork`), aging
+    /// nothing.
+    ///
+    /// # Safety
+    ///
+    /// The store lives until the fork is done.
+    pub(crate) unsafe fn hold_for_fork(&self, held: &mut ForkHold) {
+        // SAFETY: the caller's promise.
+        unsafe { held.keep(lock(&self.tiers)) };
     }
 
     /// Locks the store after bringing its tiers up to epoch `now`.

@@ -64,16 +64,18 @@
 //! pools of it are built, so a process that builds pools in a loop does not
 //! grow.
 
+pub(crate) mod generic;
 mod share;
 pub(crate) mod threads;
 
 use std::any::{Any, TypeId};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 use std::ops::Deref;
 use std::ptr::NonNull;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Once, Weak};
 
+use crate::engine::fork::ForkHold;
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::config::{
@@ -84,7 +86,7 @@ use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
 use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, global, lock};
+use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
 use share::{
     CLOSED, CreateClosure, Inner, Lent, RetainClosure, Shares, acquire_erased, clear_erased,
     put_erased,
@@ -529,6 +531,15 @@ impl<T: Reset + Send + 'static> Rotate for Inner<T> {
         self.owners.leave();
     }
 
+    fn hold_for_fork(&self, held: &mut ForkHold) {
+        // The shares first: a thread's first use of the pool takes a share
+        // under this lock, then registers its cache apart from it.
+        // SAFETY: the pool is kept alive by the registry's visit, kept (and
+        // released) after this lock (`registry::hold_for_fork`).
+        unsafe { held.keep(lock(&self.shares)) };
+        self.state.core.hold_for_fork(held);
+    }
+
     fn rotate_to(&self, now: u64) {
         self.state.rotate_to(now);
     }
@@ -633,115 +644,56 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
     }
 }
 
-/// The pool of one instantiation of a generic derived struct
-/// (`Frame::<u8>::pool()`), made on first use from `config` and never
-/// freed: a `static` cannot be generic, so each instantiation gets a
-/// run-time pool, leaked, found by its type.
-///
-/// The lookup is a per-thread memo of the last [`RECENT`] instantiations
-/// this thread took from the list (a `TypeId` compare each, so code that
-/// alternates instantiations finds each without the lock), in front of a
-/// locked list of every instantiation. Sound because these pools are never
-/// freed: a remembered pointer stays valid for the life of the process.
-#[inline]
-pub(crate) fn generic_pool<T: Reset + Send + 'static>(
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
-    let id = TypeId::of::<T>();
-    let found = RECENT_GENERIC.with(|recent| {
-        recent
-            .entries
-            .iter()
-            .find_map(|entry| entry.get().filter(|&(known, _)| known == id))
-    });
-    if let Some((_, pool)) = found {
-        // SAFETY: remembered for this `TypeId`, so a `Pool<T>`, leaked,
-        // valid for ever.
-        return unsafe { pool.cast::<Pool<T>>().as_ref() };
-    }
-    generic_pool_slow(id, name, config)
-}
-
-/// A generic pool a thread remembers: its type, and its `&'static Pool<T>`.
-type Recent = (TypeId, NonNull<()>);
-
-/// How many generic pools a thread's memo remembers.
-const RECENT: usize = 4;
-
-/// A thread's memo of its last generic pools, replaced in turn (`next`).
-struct RecentGeneric {
-    entries: [Cell<Option<Recent>>; RECENT],
-    next: Cell<usize>,
-}
-
-std::thread_local! {
-    /// No destructor, so the memo is there during thread-local
-    /// destruction too.
-    static RECENT_GENERIC: RecentGeneric = const {
-        RecentGeneric {
-            entries: [const { Cell::new(None) }; RECENT],
-            next: Cell::new(0),
-        }
-    };
-}
-
 /// Every generic derived struct's pool made so far, by type.
-type GenericPools = Mutex<Vec<(TypeId, &'static (dyn Any + Send + Sync))>>;
+type GenericPoolsList = Vec<(TypeId, &'static (dyn Any + Send + Sync))>;
+
+/// [`GenericPoolsList`], locked.
+type GenericPools = Mutex<GenericPoolsList>;
 
 global! {
     static GENERIC_POOLS: GenericPools = GenericPools::new(Vec::new());
 }
 
-/// The pool of `T` (whose type is `id`) when the thread's memo has none:
-/// from the list of every generic pool (made if new), then remembered in
-/// place of the memo's oldest entry.
-#[cold]
-#[inline(never)]
-fn generic_pool_slow<T: Reset + Send + 'static>(
-    id: TypeId,
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
-    let pool = generic_pool_listed(id, name, config);
-    RECENT_GENERIC.with(|recent| {
-        let next = recent.next.get();
-        recent.entries[next].set(Some((id, NonNull::from(pool).cast())));
-        recent.next.set((next + 1) % RECENT);
-    });
-    pool
+/// The run-time pools' tables as a forking thread holds them across its
+/// fork, in the order `generic_pool_listed` takes them ([`GENERIC_POOLS`],
+/// then [`NAMES`]), so that the child does not inherit one held by a
+/// thread it lacks.
+type TablesHeld = (
+    MutexGuard<'static, GenericPoolsList>,
+    MutexGuard<'static, NamesList>,
+);
+
+std::thread_local! {
+    static TABLES_ACROSS_FORK: RefCell<Option<TablesHeld>> = const { RefCell::new(None) };
 }
 
-/// The pool of `T` from the list of every generic pool, made on first use.
-fn generic_pool_listed<T: Reset + Send + 'static>(
-    id: TypeId,
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
-    let mut pools = lock(&GENERIC_POOLS);
-    let found = pools
-        .iter()
-        .find(|(known, _)| *known == id)
-        .map(|&(_, pool)| pool);
-    match found {
-        Some(pool) => pool.downcast_ref().expect("listed under its own TypeId"),
-        None => {
-            // Made under the lock, so each instantiation gets one pool.
-            // No user code runs: `config` only names the constructor.
-            let config = config();
-            let name = name.unwrap_or_else(type_label::<T>);
-            let inner = Inner::make(Recipe::Config(config), name);
-            // SAFETY: the count `into_raw` keeps is never
-            // given back, so the allocation is never freed.
-            let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
-            pools.push((id, &inner.pool));
-            &inner.pool
-        }
-    }
+/// Installs the tables' fork handlers, once: on their first use.
+fn watch_forks() {
+    static WATCHING: Once = Once::new();
+    WATCHING.call_once(|| {
+        at_fork(hold_tables, release_tables, release_tables);
+    });
+}
+
+/// Before a fork: holds the tables (unless this thread's locals are gone).
+extern "C" fn hold_tables() {
+    let _ = TABLES_ACROSS_FORK.try_with(|held| {
+        let generic = lock(&GENERIC_POOLS);
+        *held.borrow_mut() = Some((generic, lock(&NAMES)));
+    });
+}
+
+/// After a fork, in the parent and in the child: releases them.
+extern "C" fn release_tables() {
+    let held = TABLES_ACROSS_FORK.try_with(|held| held.borrow_mut().take());
+    drop(held);
 }
 
 /// Every short name made so far, by the full name it was made from.
-type Names = Mutex<Vec<(&'static str, &'static str)>>;
+type NamesList = Vec<(&'static str, &'static str)>;
+
+/// [`NamesList`], locked.
+type Names = Mutex<NamesList>;
 
 global! {
     static NAMES: Names = Names::new(Vec::new());
@@ -750,6 +702,7 @@ global! {
 /// The default name of a pool of `T`s.
 pub(crate) fn type_label<T: ?Sized>() -> &'static str {
     let full = std::any::type_name::<T>();
+    watch_forks();
     let mut names = lock(&NAMES);
     if let Some(&(_, short)) = names.iter().find(|(known, _)| *known == full) {
         return short;
