@@ -222,7 +222,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             // alive as long as the pool, which `self` keeps alive; a share
             // begins with its head, and this thread owns it.
             let head = unsafe { share.cast::<ShareHead<T>>().as_ref() };
-            // A share an acquire reaches holds the pool (`HELD`: `Share`'s
+            // A share an acquire reaches holds the pool (`HELD`: `ThreadShare`'s
             // protocol, `crate::pool::runtime::share`).
             debug_assert!(
                 head.lent.held(),

@@ -14,13 +14,13 @@
 use loom::thread;
 
 use super::loom_support::{create, live};
-use crate::pool::runtime::threads::PARTS;
+use crate::pool::runtime::threads::SHARES;
 use crate::{Pool, pools, rotate};
 
 /// Ends a model thread: what its exit does to its shares of run-time pools
 /// (the list's destructor then finds nothing left).
 fn exit_thread() {
-    let mut shares = PARTS.with(|shares| std::mem::take(&mut *shares.borrow_mut()));
+    let mut shares = SHARES.with(|shares| std::mem::take(&mut *shares.borrow_mut()));
     shares.exit();
 }
 

@@ -13,7 +13,7 @@
 //! (or [`pools`](crate::pools) entry) visiting it does. Handles are
 //! `Arc`s. A guard counts on the share it was acquired through, and each
 //! share that has lent a guard holds one strong count until the pool is
-//! closed and its guards are back (`Share` states the protocol); a guard
+//! closed and its guards are back (`ThreadShare` states the protocol); a guard
 //! acquired on a thread that has no share (it is destroying its
 //! thread-locals) holds a strong count of its own. The registry and the
 //! threads' lists hold `Weak`s, so they keep nothing alive. Its fields
@@ -88,7 +88,7 @@ use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
 use share::{
-    CLOSED, CreateClosure, Inner, Lent, RetainClosure, Shares, acquire_erased, clear_erased,
+    CLOSED, CreateClosure, Inner, Lent, RetainClosure, ShareList, acquire_erased, clear_erased,
     put_erased,
 };
 use threads::HELD;
@@ -398,7 +398,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 _retain: retain,
                 owners: Owners::new(),
                 handles: AtomicUsize::new(1),
-                shares: Mutex::new(Shares {
+                shares: Mutex::new(ShareList {
                     all: Vec::new(),
                     free: Vec::new(),
                 }),
@@ -591,7 +591,7 @@ fn abandon_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aba
 
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The last handle is gone: closes every share, and gives back the
-    /// count of each that has no guard out (`Share`'s invariant). `this` is
+    /// count of each that has no guard out (`ThreadShare`'s invariant). `this` is
     /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
     fn close(&self, this: *const Inner<T>) {
         let shares = lock(&self.shares);

@@ -5,7 +5,7 @@
 //! `lookup`'s; how a guard comes back through it, `release`'s; the end of
 //! the protocol, when the last handle goes, `crate::pool::runtime`'s.
 //!
-//! Invariant: the count protocol stated on [`Share`]: a share that can lend
+//! Invariant: the count protocol stated on [`ThreadShare`]: a share that can lend
 //! a guard holds one strong count on the pool until the pool is closed and
 //! every guard it lent is back; a guard holds a count on its share, given
 //! back by its home's `release` or `abandon` ([`Home`]). A share has one
@@ -20,11 +20,11 @@
 //! object with no share's count (`Pool::put`, a counted guard, a generic
 //! struct's guard).
 //!
-//! Invariant: `Share`'s count protocol (`share`): a release gives back its
+//! Invariant: `ThreadShare`'s count protocol (`share`): a release gives back its
 //! guard's count exactly once, last, also when the reset, the `retain`
 //! test or a destructor panics ([`GiveBack`]), and touches nothing of the
 //! pool after it unless its addition closed the share. An object goes to
-//! the share's cache only on the share's owner thread (`Share::own_cache`),
+//! the share's cache only on the share's owner thread (`ThreadShare::own_cache`),
 //! else to the calling thread's own share.
 //!
 //! How a run-time pool's `Pool` reaches the calling thread's share past the
@@ -86,11 +86,11 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     /// Live handles: the last one to go closes every share (`close`).
     pub(super) handles: AtomicUsize,
     /// Every share, for `close` and the drop, and those no thread owns.
-    pub(super) shares: Mutex<Shares<T>>,
+    pub(super) shares: Mutex<ShareList<T>>,
 }
 
 /// A run-time pool's shares.
-pub(super) struct Shares<T: Reset + Send + 'static> {
+pub(super) struct ShareList<T: Reset + Send + 'static> {
     /// Every share the pool made, each a `Box` of its own, freed with the
     /// pool.
     pub(super) all: Vec<Lent<T>>,
@@ -99,7 +99,7 @@ pub(super) struct Shares<T: Reset + Send + 'static> {
 }
 
 /// A pointer to a share, in the pool's lists.
-pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<Share<T>>);
+pub(super) struct Lent<T: Reset + Send + 'static>(pub(super) NonNull<ThreadShare<T>>);
 
 // SAFETY: a pointer to a share, through which only the atomics `lent` and
 // `back` are reached while a thread owns the share, and the rest by the
@@ -138,7 +138,7 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 /// - A release touches nothing of the pool after its addition to `back`,
 ///   unless it is the one that gives the count back.
 #[repr(C)]
-pub(super) struct Share<T: Reset + Send + 'static> {
+pub(super) struct ThreadShare<T: Reset + Send + 'static> {
     /// The guards' home, the owner's cache, `reset_on` and `lent`: what
     /// `Pool::acquire` reaches on its fast path. First, so that a guard's
     /// home is a pointer to its share (`ShareHead`'s invariant); the guards'
@@ -157,16 +157,16 @@ pub(super) struct Share<T: Reset + Send + 'static> {
     owner: AtomicU64,
 }
 
-/// `back`'s flag: the pool is closed (`Share`'s invariant).
+/// `back`'s flag: the pool is closed (`ThreadShare`'s invariant).
 pub(super) const CLOSED: usize = 1;
 
 // SAFETY: a share moves to another thread only from an exited owner to the
 // next, through the pool's lock, or to the pool's drop, once every thread's
 // use of the pool is over (`RawCache`'s `Send` says why a cache may), and
 // `inner` points to the pool, which is `Sync`.
-unsafe impl<T: Reset + Send + 'static> Send for Share<T> {}
+unsafe impl<T: Reset + Send + 'static> Send for ThreadShare<T> {}
 
-impl<T: Reset + Send + 'static> Share<T> {
+impl<T: Reset + Send + 'static> ThreadShare<T> {
     /// A new share of the pool at `inner`, with a cache of its own, whose
     /// guards go back through `home` (`release::home`), for a pool that
     /// resets its objects on `reset_on`.
@@ -176,7 +176,7 @@ impl<T: Reset + Send + 'static> Share<T> {
         home: Home<T>,
         reset_on: ResetOn,
     ) -> Self {
-        Share {
+        ThreadShare {
             head: ShareHead::new(home, RawCache::new(core), reset_on),
             back: CachePadded::new(AtomicUsize::new(0)),
             inner,
@@ -274,7 +274,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
 
     /// An acquire through `share`, the calling thread's.
     #[inline]
-    fn acquire_through(&self, share: NonNull<Share<T>>) -> Pooled<T> {
+    fn acquire_through(&self, share: NonNull<ThreadShare<T>>) -> Pooled<T> {
         // SAFETY: this thread's share, alive as long as the pool (which the
         // caller's `&self` keeps alive); other threads touch only its
         // `back`.
@@ -283,7 +283,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
         let value = self.pool.take(Some(here.cache()), now, here.head.reset_on);
         here.head.lent.lend_held();
         // SAFETY: the guard's count on the share, which holds the pool
-        // (`Share`'s invariant), is given back by `share_release` or
+        // (`ThreadShare`'s invariant), is given back by `share_release` or
         // `share_abandon`; the share's home is its first field (`repr(C)`).
         unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
     }
@@ -311,7 +311,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// [`share_slow`]. `None` once the thread is destroying its
     /// list (see [`Memo::Off`]).
     #[inline]
-    fn share(&self) -> Option<NonNull<Share<T>>> {
+    fn share(&self) -> Option<NonNull<ThreadShare<T>>> {
         match threads::get(self.erased.id) {
             // Recorded by `share_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
@@ -376,7 +376,7 @@ pub(super) fn home<T: Reset + Send + 'static>(reset_on: ResetOn, retains: bool) 
 /// reset, the `retain` test or a destructor on the way panics; with the
 /// share's pool, read once.
 struct GiveBack<T: Reset + Send + 'static> {
-    share: NonNull<Share<T>>,
+    share: NonNull<ThreadShare<T>>,
     inner: NonNull<Inner<T>>,
 }
 
@@ -388,7 +388,7 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
     /// `home` is a share's, and the caller gives up the count of a guard
     /// acquired through it.
     unsafe fn new(home: NonNull<Home<T>>) -> Self {
-        let share = home.cast::<Share<T>>();
+        let share = home.cast::<ThreadShare<T>>();
         // SAFETY: the guard's count keeps the share alive; `inner` is never
         // written after the share is made.
         let inner = unsafe { (*share.as_ptr()).inner() };
@@ -396,7 +396,7 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
     }
 
     /// The share and its pool, alive until `self` drops.
-    fn get(&self) -> (&Share<T>, &Inner<T>) {
+    fn get(&self) -> (&ThreadShare<T>, &Inner<T>) {
         // SAFETY: the guard's count keeps the share's hold, and so the
         // pool, alive until `self` drops; other threads write only the
         // share's atomics.
@@ -448,14 +448,17 @@ fn share_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aband
 
 /// Gives back a guard's count on the share it was acquired through, and the
 /// share's count on the pool if that was the closed share's last guard
-/// (`Share`'s invariant).
+/// (`ThreadShare`'s invariant).
 ///
 /// # Safety
 ///
 /// `share` is a guard's share, `inner` its pool (read before: once the
 /// addition is done the share may be gone), and the guard gives its count
 /// up: nothing of the pool may be used by the caller after this call.
-unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<Share<T>>, inner: NonNull<Inner<T>>) {
+unsafe fn give_back<T: Reset + Send + 'static>(
+    share: NonNull<ThreadShare<T>>,
+    inner: NonNull<Inner<T>>,
+) {
     // SAFETY: alive by the guard's count; `back` is only reached as an
     // atomic.
     let back = unsafe { &(*share.as_ptr()).back };
@@ -471,7 +474,7 @@ unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<Share<T>>, inner: 
 ///
 /// # Safety
 ///
-/// The caller gives back the share's count (`Share`'s invariant); `inner`
+/// The caller gives back the share's count (`ThreadShare`'s invariant); `inner`
 /// has `Arc::as_ptr`'s provenance.
 #[cold]
 #[inline(never)]
@@ -528,7 +531,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 let config = &self.pool.config;
                 let retains = config.retain.is_some();
                 let home = home(config.reset_on, retains);
-                let share = Box::new(Share::new(this, core, home, config.reset_on));
+                let share = Box::new(ThreadShare::new(this, core, home, config.reset_on));
                 // SAFETY: from `Box::into_raw`, so not null, with the
                 // provenance of the whole box, which only the pool's drop
                 // frees.
@@ -556,7 +559,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// pool's lock on its shares, held: `close`, which looks at every share
     /// under it, then either finds the share held or has run before and
     /// left no handle.
-    fn hold_unless_closed(&self, _parts: &Shares<T>, share: NonNull<Share<T>>) {
+    fn hold_unless_closed(&self, _shares: &ShareList<T>, share: NonNull<ThreadShare<T>>) {
         if self.handles.load(Ordering::Relaxed) != 0 {
             // SAFETY: the calling thread is taking the share, under the
             // lock; the caller's `&Pool` (or guard) keeps the pool alive.
@@ -567,7 +570,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
 
 impl<T: Reset + Send + 'static> Exit for Inner<T> {
     fn exit(self: Arc<Self>, share: NonNull<()>) {
-        let share = share.cast::<Share<T>>();
+        let share = share.cast::<ThreadShare<T>>();
         // SAFETY: the exiting thread's share of this pool, which the strong
         // count keeps alive; the thread is its owner, done with it (its
         // memo is off).
@@ -584,7 +587,9 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
 /// `Inner::share` calls on a memo miss.
 #[cold]
 #[inline(never)]
-pub(super) fn share_slow<T: Reset + Send + 'static>(inner: &Inner<T>) -> Option<NonNull<Share<T>>> {
+pub(super) fn share_slow<T: Reset + Send + 'static>(
+    inner: &Inner<T>,
+) -> Option<NonNull<ThreadShare<T>>> {
     let id = inner.erased.id;
     let share = threads::share(id, || inner.take_share(inner.this()))?;
     threads::set(id, share);

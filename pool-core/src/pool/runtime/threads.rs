@@ -32,7 +32,7 @@
 //!   invariant). `cache` and `reset_on` are written only while no thread
 //!   owns the share; `lent` only by the owner thread. A share whose `lent`
 //!   has [`HELD`] set holds a strong count on its pool, so a guard counted
-//!   out of it in `lent` keeps the pool alive (`Share`'s protocol).
+//!   out of it in `lent` keeps the pool alive (`ThreadShare`'s protocol).
 //!
 //! Each thread's own list of its shares of the run-time pools, keyed by the
 //! pool's id, and what the thread's exit does with them: the storage a
@@ -57,7 +57,7 @@
 //!
 //! Under loom a model thread's locals are dropped outside its execution,
 //! where no modelled lock may be taken: a model ends each thread by taking
-//! its list out of [`PARTS`] and calling [`Shares::exit`], which is what
+//! its list out of [`SHARES`] and calling [`ThreadShares::exit`], which is what
 //! the destructor does.
 
 use std::cell::{Cell, RefCell, UnsafeCell};
@@ -310,7 +310,7 @@ struct Listed {
 }
 
 /// The calling thread's shares, by pool id.
-pub(crate) struct Shares {
+pub(crate) struct ThreadShares {
     by_pool: HashMap<u64, Listed, BuildHasherDefault<IdHasher>>,
     /// The length at which the next insertion clears dead entries.
     clear_at: usize,
@@ -321,7 +321,7 @@ const CLEAR_AT_LEAST: usize = 8;
 
 crate::sync::thread_local! {
     /// The calling thread's shares.
-    pub(crate) static PARTS: RefCell<Shares> = RefCell::new(Shares::default());
+    pub(crate) static SHARES: RefCell<ThreadShares> = RefCell::new(ThreadShares::default());
 }
 
 /// The calling thread's share of the pool `id`: the one listed, or the one
@@ -333,7 +333,7 @@ pub(super) fn share(
     id: u64,
     take: impl FnOnce() -> (Weak<dyn Exit>, NonNull<()>),
 ) -> Option<NonNull<()>> {
-    PARTS
+    SHARES
         .try_with(|shares| {
             if let Some(entry) = shares.borrow().by_pool.get(&id) {
                 return entry.share;
@@ -345,16 +345,16 @@ pub(super) fn share(
         .ok()
 }
 
-impl Default for Shares {
+impl Default for ThreadShares {
     fn default() -> Self {
-        Shares {
+        ThreadShares {
             by_pool: HashMap::default(),
             clear_at: CLEAR_AT_LEAST,
         }
     }
 }
 
-impl Shares {
+impl ThreadShares {
     fn insert(&mut self, id: u64, entry: Listed) {
         if self.by_pool.len() >= self.clear_at {
             self.by_pool
@@ -376,7 +376,7 @@ impl Shares {
     }
 }
 
-impl Drop for Shares {
+impl Drop for ThreadShares {
     fn drop(&mut self) {
         self.exit();
     }
