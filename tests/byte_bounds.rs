@@ -10,7 +10,7 @@
 
 use std::hint::black_box;
 
-use pool_core::{Pool, Poolable, Reset, ReuseVec, pool};
+use pool_core::{Pool, Poolable, Reset, ReuseVec, pool, rotate};
 use pool_suite::alloc::Counting;
 
 #[global_allocator]
@@ -135,6 +135,15 @@ fn idle_after(pool: &'static Pool<Vec<u8>>, giant: usize) -> i64 {
 fn a_bimodal_load_keeps_what_its_small_requests_need() {
     let small = idle_after(&SMALL_ONLY, 1024);
     let bimodal = idle_after(&BIMODAL, 4 * MIB);
+    // `Stats::idle_bytes` is what the idle buffers hold: the allocator's
+    // count less the pool's own structures (its caches' slots and vectors).
+    for (pool, measured) in [(&SMALL_ONLY, small), (&BIMODAL, bimodal)] {
+        let reported = pool.stats().idle_bytes as i64;
+        assert!(
+            reported <= measured && measured - reported <= 16 << 10,
+            "idle_bytes {reported}, the allocator's count {measured}"
+        );
+    }
     assert!(small > 0);
     assert!(
         bimodal <= 2 * small,
@@ -217,7 +226,95 @@ fn max_bytes_bounds_an_object_however_deep_its_excess() {
     println!("max_bytes = 65536, nested ReuseVecs: at most 65536 bytes kept after each request");
 }
 
+/// 300 orders of 32 KiB each (under the cold cap, so kept), then two
+/// rotations: `Stats::idle_bytes` is what the allocator holds for them,
+/// and then the pool holds none of their bytes, by both (issue 38's axum
+/// target, without the server).
+fn after_two_rotations_a_pool_holds_no_bytes() {
+    #[derive(Poolable, Default)]
+    struct Giant {
+        id: u64,
+        lines: ReuseVec<String>,
+    }
+    drop(Giant::acquire());
+    let before = ALLOC.live();
+    let held: Vec<_> = (0..300)
+        .map(|i| {
+            let mut order = Giant::acquire();
+            order.id = i;
+            for _ in 0..8 {
+                order.lines.push_reused().push_str(&"x".repeat(4 << 10));
+            }
+            order
+        })
+        .collect();
+    drop(held);
+    let stats = Giant::pool().stats();
+    assert!(stats.idle >= 300 && stats.shrunk == 0, "{stats:?}");
+    let idle = ALLOC.live() - before;
+    let reported = stats.idle_bytes as i64;
+    assert!(
+        reported <= idle && idle - reported <= 16 << 10,
+        "idle_bytes {reported}, the allocator's count {idle}"
+    );
+    rotate();
+    rotate();
+    let stats = Giant::pool().stats();
+    assert_eq!((stats.idle, stats.idle_bytes), (0, 0), "{stats:?}");
+    let left = ALLOC.live() - before;
+    assert!(left <= 16 << 10, "{left} bytes left after two rotations");
+    println!(
+        "300 orders of 32 KiB: {reported} bytes idle by Stats::idle_bytes ({idle} by the allocator); \
+         after two rotations 0 ({left} by the allocator)"
+    );
+}
+
+pool! {
+    static BUDGETED: Pool<Vec<u8>> = Pool::new(Vec::new)
+        .max_bytes(2 << 20)
+        .max_idle_bytes(8 << 20);
+}
+
+/// `.max_idle_bytes(8 << 20)`, 16 threads each releasing 8 objects of
+/// 1 MiB at once: the live bytes held idle are at most 8 MiB plus one
+/// object per thread (the budget's stated slack), boxes aside.
+fn the_idle_budget_holds_across_threads() {
+    let before = ALLOC.live();
+    let start = std::sync::Barrier::new(16);
+    std::thread::scope(|scope| {
+        for _ in 0..16 {
+            scope.spawn(|| {
+                let held: Vec<_> = (0..8)
+                    .map(|_| {
+                        let mut block = BUDGETED.acquire();
+                        block.reserve_exact(MIB);
+                        block
+                    })
+                    .collect();
+                start.wait();
+                drop(held);
+            });
+        }
+    });
+    let idle = ALLOC.live() - before;
+    let stats = BUDGETED.stats();
+    let boxes = 16 * 8 * 128;
+    assert!(
+        idle <= (8 + 16) * MIB as i64 + boxes,
+        "{idle} bytes idle: {stats:?}"
+    );
+    assert!(stats.idle_bytes <= (8 + 16) * MIB as u64 + boxes as u64);
+    assert_eq!(stats.returned + stats.dropped_oversize, 128, "{stats:?}");
+    println!(
+        "max_idle_bytes(8 MiB), 16 threads x 8 objects of 1 MiB: {idle} bytes idle ({} kept, {} dropped)",
+        stats.idle, stats.dropped_oversize
+    );
+    BUDGETED.clear();
+}
+
 fn main() {
+    the_idle_budget_holds_across_threads();
+    after_two_rotations_a_pool_holds_no_bytes();
     max_bytes_bounds_an_object_however_deep_its_excess();
     a_giant_request_is_not_kept();
     a_pool_of_large_objects_learns_to_keep_them();

@@ -71,6 +71,7 @@
 /// | `pool_objects_detached_total` | counter | `detached`: taken out with `Pooled::into_inner` |
 /// | `pool_objects_put_total` | counter | `put`: made elsewhere and given with `Pool::put` |
 /// | `pool_objects_idle` | gauge | `idle`: idle in the pool now |
+/// | `pool_objects_idle_bytes` | gauge | `idle_bytes`: the bytes the idle objects hold, heap and boxes |
 /// | `pool_objects_in_use` | gauge | [`Stats::in_use`](crate::Stats::in_use): handed out and not back |
 ///
 /// All acquires are `created` plus the three `reused` series

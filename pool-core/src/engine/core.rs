@@ -42,6 +42,14 @@ pub(crate) struct PoolCore {
     counters: Counters,
     /// The bound in bytes it learns (`crate::engine::bytes`).
     pub(crate) calibration: Calibration,
+    /// The heap bytes of the objects filed with no thread cache's count
+    /// between (`put_shared`, `prefill`), and of those acquires took from
+    /// the store: with the caches' and the store's counts, the pool's idle
+    /// bytes.
+    idle_in: AtomicU64,
+    idle_out: AtomicU64,
+    /// The bytes of an object's box (`Padded<T>`), for `Stats::idle_bytes`.
+    box_bytes: usize,
     /// Its caches' bounds and its store's, for the paths with no cache.
     pub(crate) bounds: Bounds,
     /// Whether [`rotate`](crate::rotate) knows this pool.
@@ -114,6 +122,7 @@ impl PoolCore {
             name: &'static str,
             bounds: Bounds,
             dispose: Dispose<Erased>,
+            box_bytes: usize,
         ) -> Self {
             PoolCore {
                 // SAFETY: the caller's promise.
@@ -121,6 +130,9 @@ impl PoolCore {
                 caches: Mutex::new(Slots::new()),
                 counters: Counters::new(),
                 calibration: Calibration::new(),
+                idle_in: AtomicU64::new(0),
+                idle_out: AtomicU64::new(0),
+                box_bytes,
                 bounds,
                 registered: AtomicBool::new(false),
                 name,
@@ -245,16 +257,52 @@ impl PoolCore {
     #[inline(never)]
     pub(crate) fn abandon(&self, value: Option<Erased>) {
         match value {
-            Some(value) => self.discard(value),
+            Some(value) => self.discard(value, false),
             None => self.detach(),
         }
     }
 
     /// Counts an object dropped by its guard during a panic, or by
-    /// `Pooled::discard`, and drops it.
-    pub(crate) fn discard(&self, value: Erased) {
+    /// `Pooled::discard`, and drops it; `idle` if it was counted in the
+    /// pool's idle bytes (taken from the store, not yet handed out).
+    pub(crate) fn discard(&self, value: Erased, idle: bool) {
         self.counters.discarded.fetch_add(1, Ordering::Relaxed);
-        self.shared.destroy(value);
+        self.shared.destroy(value, idle);
+    }
+
+    /// Counts `held` heap bytes into the pool's idle ones, for an object
+    /// filed with no thread cache's count.
+    #[inline]
+    pub(crate) fn count_idle_in(&self, held: usize) {
+        if held > 0 {
+            self.idle_in.fetch_add(held as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Counts `held` heap bytes into the pool's idle ones if they fit in
+    /// `budget` with what its idle objects hold, for a pool with a budget
+    /// (whose releases and acquires all count here, not in the caches):
+    /// `false`, and nothing counted, if they do not. Two releases may pass
+    /// the check at once: the budget's slack is one object per thread.
+    #[inline]
+    pub(crate) fn reserve_idle(&self, held: usize, budget: usize) -> bool {
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        let idle =
+            load(&self.idle_in).saturating_sub(load(&self.idle_out) + self.shared.dropped_bytes());
+        if idle.saturating_add(held as u64) > budget as u64 {
+            return false;
+        }
+        self.count_idle_in(held);
+        true
+    }
+
+    /// Counts `held` heap bytes out of the pool's idle ones, for an object
+    /// an acquire took from the store.
+    #[inline]
+    pub(crate) fn count_idle_out(&self, held: usize) {
+        if held > 0 {
+            self.idle_out.fetch_add(held as u64, Ordering::Relaxed);
+        }
     }
 
     /// Counts an object filed in the shared store with no cache between.
@@ -311,6 +359,7 @@ impl PoolCore {
             rejected: load(&self.counters.rejected),
             detached: load(&self.counters.detached),
             idle: 0,
+            idle_bytes: 0,
             put: load(&self.counters.put),
             shrunk: load(&self.counters.shrunk),
             dropped_oversize: load(&self.counters.dropped_oversize),
@@ -320,6 +369,11 @@ impl PoolCore {
         stats.idle = stats
             .returned
             .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
+        // Every byte counted in is, from then on, idle, counted out by an
+        // acquire, or destroyed by the store.
+        let held = (caches.idle_in + load(&self.idle_in))
+            .saturating_sub(caches.idle_out + load(&self.idle_out) + self.shared.dropped_bytes());
+        stats.idle_bytes = held + stats.idle * self.box_bytes as u64;
         stats
     }
 }

@@ -147,23 +147,28 @@ pub(crate) fn untyped(ptr: *const u8) -> NonNull<u8> {
     NonNull::new(ptr.cast_mut()).expect("a pointer from a reference")
 }
 
-/// Drops an [`Erased`] object of one pool: [`dispose::<T>`] for the pool's
-/// `T`, the one thing the erased code needs to know about `T`.
+/// Drops an [`Erased`] object of one pool, and returns the heap bytes it
+/// held as its pool counts them (`0` for a type the pool does not
+/// measure): the one thing the erased code needs to know about `T`. A
+/// pool's is `crate::pool::state`'s, which measures; [`dispose::<T>`]
+/// measures nothing.
 ///
 /// # Safety
 ///
 /// The object must be of the type the function was made for (an object of
 /// the pool it belongs to).
-pub(crate) type Dispose<T> = unsafe fn(T);
+pub(crate) type Dispose<T> = unsafe fn(T) -> usize;
 
-/// The [`Dispose`] of a pool of `T`s: drops the object and frees its box.
+/// A [`Dispose`] for objects of `T` that drops the object, frees its box
+/// and counts nothing.
 ///
 /// # Safety
 ///
 /// `object` must have been made from a `Boxed<T>` of this `T`.
-pub(crate) unsafe fn dispose<T>(object: Erased) {
+pub(crate) unsafe fn dispose<T>(object: Erased) -> usize {
     // SAFETY: the caller's promise.
     drop(unsafe { object.into_boxed::<T>() });
+    0
 }
 
 /// Makes an object with `create`, straight into its box.

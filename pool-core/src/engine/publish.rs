@@ -26,6 +26,7 @@ const DETACHED: &str = "pool_objects_detached_total";
 const PUT: &str = "pool_objects_put_total";
 const SHRUNK: &str = "pool_objects_shrunk_total";
 const IDLE: &str = "pool_objects_idle";
+const IDLE_BYTES: &str = "pool_objects_idle_bytes";
 const IN_USE: &str = "pool_objects_in_use";
 
 /// Sets every pool's series (the table is `pool_core::metrics::publish`'s).
@@ -70,6 +71,7 @@ pub(crate) fn publish() {
         }
         // A gauge holds an f64: exact for counts below 2^53.
         ::metrics::gauge!(IDLE, POOL => name).set(stats.idle as f64);
+        ::metrics::gauge!(IDLE_BYTES, POOL => name).set(stats.idle_bytes as f64);
         ::metrics::gauge!(IN_USE, POOL => name).set(in_use as f64);
     }
 }
@@ -165,6 +167,11 @@ fn describe() {
         "Objects made elsewhere and given to the pool with Pool::put."
     );
     describe_gauge!(IDLE, Unit::Count, "Objects idle in the pool now.");
+    describe_gauge!(
+        IDLE_BYTES,
+        Unit::Bytes,
+        "Bytes the idle objects hold: their heap as Reset::heap_bytes counts it, and their boxes."
+    );
     describe_gauge!(
         IN_USE,
         Unit::Count,

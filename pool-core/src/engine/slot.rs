@@ -93,6 +93,11 @@ pub(crate) struct Slot<L> {
     /// Objects made for acquires that missed this cache; written by the
     /// owner only.
     pub(crate) created: AtomicU64,
+    /// The heap bytes of the objects this cache kept on release, and of
+    /// those acquires took from it, as the pool counts them
+    /// (`Reset::heap_bytes`); written by the owner only.
+    pub(crate) idle_in: AtomicU64,
+    pub(crate) idle_out: AtomicU64,
     contents: UnsafeCell<L>,
     /// The thread that registered the slot: its owner. Last, off the lines
     /// the fast path reads.
@@ -123,6 +128,8 @@ pub(crate) struct Totals {
     pub(crate) returned: u64,
     pub(crate) dropped: u64,
     pub(crate) created: u64,
+    pub(crate) idle_in: u64,
+    pub(crate) idle_out: u64,
 }
 
 impl Totals {
@@ -133,6 +140,8 @@ impl Totals {
             returned: self.returned + load(&slot.returned),
             dropped: self.dropped + load(&slot.dropped),
             created: self.created + load(&slot.created),
+            idle_in: self.idle_in + load(&slot.idle_in),
+            idle_out: self.idle_out + load(&slot.idle_out),
         }
     }
 }
@@ -170,6 +179,8 @@ impl<L> Slot<L> {
                 returned: AtomicU64::new(0),
                 dropped: AtomicU64::new(0),
                 created: AtomicU64::new(0),
+                idle_in: AtomicU64::new(0),
+                idle_out: AtomicU64::new(0),
                 contents: UnsafeCell::new(contents),
                 owner,
             }
@@ -313,6 +324,8 @@ impl<L> Slots<L> {
                     returned: 0,
                     dropped: 0,
                     created: 0,
+                    idle_in: 0,
+                    idle_out: 0,
                 },
             }
         }
@@ -443,7 +456,14 @@ pub(crate) unsafe fn free<L>(slot: NonNull<CachePadded<Slot<L>>>) {
 /// Returns the new count.
 #[inline]
 pub(crate) fn bump(counter: &AtomicU64) -> u64 {
-    let count = counter.load(Ordering::Relaxed) + 1;
+    bump_by(counter, 1)
+}
+
+/// Adds `n` to a counter that only its owning thread writes, as [`bump`]
+/// does; returns the new count.
+#[inline]
+pub(crate) fn bump_by(counter: &AtomicU64, n: u64) -> u64 {
+    let count = counter.load(Ordering::Relaxed) + n;
     counter.store(count, Ordering::Relaxed);
     count
 }

@@ -113,6 +113,33 @@ pub struct Stats {
     /// Objects idle in the pool now, in the shared tiers and the thread
     /// caches.
     pub idle: u64,
+    /// The bytes the idle objects hold: their heap, as
+    /// [`Reset::heap_bytes`](crate::Reset::heap_bytes) counts it when they
+    /// are released, and their boxes (the object and its padding). A type
+    /// that does not count its heap ([`Heap::Unreported`](crate::Heap))
+    /// counts its boxes only; an object [`prefill`](crate::Pool::prefill)
+    /// made, its box until its first release. Exact, as `idle` is, when no
+    /// thread uses the pool, for a type whose reset keeps what
+    /// `heap_bytes` counts (every type pool-core implements `Reset` for
+    /// but the B-tree collections and the linked list, in a pool that
+    /// resets on acquire).
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// let mut buf = BUFFERS.acquire();
+    /// buf.reserve_exact(4096);
+    /// drop(buf);
+    /// let stats = BUFFERS.stats();
+    /// assert_eq!(stats.idle, 1);
+    /// assert!(stats.idle_bytes >= 4096 && stats.idle_bytes < 4096 + 128);
+    ///
+    /// BUFFERS.clear();
+    /// assert_eq!(BUFFERS.stats().idle_bytes, 0);
+    /// ```
+    pub idle_bytes: u64,
     /// Objects made elsewhere and given to the pool with
     /// [`Pool::put`](crate::Pool::put). Each is then counted as a release
     /// is: in `returned` if the pool kept it (and in `dropped_capacity` if
@@ -194,6 +221,7 @@ impl Stats {
             *count += more;
         }
         self.idle += other.idle;
+        self.idle_bytes += other.idle_bytes;
     }
 
     /// Every counter (every field but the `idle` gauge), in one order, for
@@ -222,6 +250,7 @@ impl Stats {
             shrunk,
             dropped_oversize,
             idle: _,
+            idle_bytes: _,
         } = self;
         [
             created,

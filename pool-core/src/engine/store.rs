@@ -25,6 +25,7 @@
 //! stop the others, and no second panic meets the first.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::ptr::NonNull;
 
 use crate::engine::erased::Dispose;
 use crate::engine::fork::ForkHold;
@@ -58,6 +59,10 @@ pub(crate) struct Shared<T> {
     /// Destroys one of the objects: the only thing the store knows about
     /// their type.
     dispose: Dispose<T>,
+    /// The heap bytes of the idle objects destroyed, as `dispose` counts
+    /// them: what [`Shared::destroy`] and every graveyard of this store
+    /// destroyed (`crate::engine::core`'s idle bytes).
+    dropped_bytes: AtomicU64,
 }
 
 /// In `repr(C)` order: the primary tier and the epoch, which every batch
@@ -103,6 +108,7 @@ impl<T> Shared<T> {
                 primary_epoch: AtomicU64::new(0),
                 tiers: Mutex::new(Tiers::new()),
                 dispose,
+                dropped_bytes: AtomicU64::new(0),
             }
         }
     }
@@ -116,16 +122,29 @@ impl<T> Shared<T> {
     /// [`Graveyard`] does: a second panic there would abort the process
     /// ("panic in a destructor during cleanup"). Otherwise its panic goes
     /// on to the caller.
-    pub(crate) fn destroy(&self, object: T) {
+    ///
+    /// If `idle` (the object was counted in the pool's idle bytes: filed,
+    /// or being filed), the heap bytes `dispose` counts go to
+    /// [`dropped_bytes`](Shared::dropped_bytes).
+    pub(crate) fn destroy(&self, object: T, idle: bool) {
         let dispose = self.dispose;
-        if std::thread::panicking() {
+        let bytes = if std::thread::panicking() {
             // SAFETY: `dispose` accepts this store's objects (`Shared::new`).
-            let destroyed = catch_unwind(AssertUnwindSafe(move || unsafe { dispose(object) }));
-            drop(destroyed);
+            catch_unwind(AssertUnwindSafe(move || unsafe { dispose(object) })).unwrap_or(0)
         } else {
             // SAFETY: as above.
-            unsafe { dispose(object) };
+            unsafe { dispose(object) }
+        };
+        if idle && bytes > 0 {
+            self.dropped_bytes
+                .fetch_add(bytes as u64, Ordering::Relaxed);
         }
+    }
+
+    /// The heap bytes of the idle objects this store and its graveyards
+    /// destroyed.
+    pub(crate) fn dropped_bytes(&self) -> u64 {
+        self.dropped_bytes.load(Ordering::Relaxed)
     }
 
     /// An empty graveyard for this store's objects; allocates nothing.
@@ -133,7 +152,9 @@ impl<T> Shared<T> {
     pub(crate) fn graveyard(&self) -> Graveyard<T> {
         // SAFETY: `dispose` accepts this store's objects (`Shared::new`),
         // and only they are buried in its graveyards.
-        unsafe { Graveyard::new(self.dispose) }
+        let mut graveyard = unsafe { Graveyard::new(self.dispose) };
+        graveyard.dropped = Some(NonNull::from(&self.dropped_bytes));
+        graveyard
     }
 
     /// Whether the store looked empty when its lock was last released. A
@@ -468,6 +489,14 @@ pub(crate) struct Graveyard<T> {
     dead: Vec<T>,
     /// Destroys one object (the store's [`Dispose`]).
     dispose: Dispose<T>,
+    /// The store's count of the bytes its idle objects held when destroyed
+    /// (`Shared::dropped_bytes`); `None` for a graveyard of no store.
+    ///
+    /// Invariant: a graveyard is dropped while its store is borrowed (every
+    /// one is made by [`Shared::graveyard`] and dropped by the operation on
+    /// the store that made it, or returned to its caller, which holds the
+    /// store), so the pointer is valid whenever it is read.
+    dropped: Option<NonNull<AtomicU64>>,
 }
 
 impl<T> Graveyard<T> {
@@ -480,6 +509,7 @@ impl<T> Graveyard<T> {
         Graveyard {
             dead: Vec::new(),
             dispose,
+            dropped: None,
         }
     }
 
@@ -488,6 +518,7 @@ impl<T> Graveyard<T> {
         Graveyard {
             dead: Vec::new(),
             dispose: self.dispose,
+            dropped: self.dropped,
         }
     }
 
@@ -523,14 +554,23 @@ impl<T> Graveyard<T> {
     #[inline(never)]
     fn destroy_all(&mut self) {
         let mut first = None;
+        let mut bytes = 0u64;
         let dispose = self.dispose;
         for object in self.dead.drain(..) {
             // SAFETY: every object buried here is one `dispose` accepts
             // (`Graveyard::new`).
             let destroyed = catch_unwind(AssertUnwindSafe(move || unsafe { dispose(object) }));
-            if let Err(payload) = destroyed {
-                first.get_or_insert(payload);
+            match destroyed {
+                Ok(held) => bytes += held as u64,
+                Err(payload) => {
+                    first.get_or_insert(payload);
+                }
             }
+        }
+        if let (Some(dropped), true) = (self.dropped, bytes > 0) {
+            // SAFETY: the store outlives its graveyards (the field's
+            // invariant).
+            unsafe { dropped.as_ref() }.fetch_add(bytes, Ordering::Relaxed);
         }
         // Nested, not a let chain: the crate builds on Rust 1.85, and let
         // chains came in 1.88.

@@ -96,6 +96,9 @@ pub(crate) struct ByteBounds {
     pub(crate) max: Option<usize>,
     /// Whether the pool learns its bound (`calibrate`).
     pub(crate) calibrate: bool,
+    /// `max_idle_bytes`: the budget of the heap bytes its idle objects
+    /// hold together.
+    pub(crate) max_idle: Option<usize>,
 }
 
 impl ByteBounds {
@@ -103,6 +106,7 @@ impl ByteBounds {
     pub(crate) const DEFAULT: ByteBounds = ByteBounds {
         max: None,
         calibrate: true,
+        max_idle: None,
     };
 
     /// Whether the pool's releases feed its calibration.
@@ -455,6 +459,57 @@ impl<T> PoolConfig<T> {
         self.bytes.calibrate = calibrate;
         self
     }
+
+    /// Sets a budget for the heap bytes the pool's idle objects hold
+    /// together, in its shared store and every thread's cache, as
+    /// [`Reset::heap_bytes`] counts them (Jetty's `maxHeapMemory`): a
+    /// release that would take them past `max_idle_bytes` drops its object
+    /// instead, counted in [`Stats::dropped_oversize`](crate::Stats::dropped_oversize).
+    ///
+    /// The slack, exactly: releases on different threads check the budget
+    /// at once, so the idle heap may pass it by at most one object per
+    /// thread releasing at that moment; the objects' boxes (the object's
+    /// own size and 48 bytes of padding each) are not in the budget. With
+    /// no budget (the default) the pool counts its idle bytes in each
+    /// thread's cache alone; with one, every release and acquire of an
+    /// object of a type that counts its bytes adds to one counter of the
+    /// pool (an atomic read-modify-write, a line the threads share):
+    /// the price of a bound across threads. A type that does not report
+    /// its bytes ([`Heap::Unreported`](crate::Heap)) is not held to it.
+    ///
+    /// No default budget: the bound on each object (the learned one, or
+    /// [`max_bytes`](Self::max_bytes)) already bounds the idle heap by
+    /// `(capacity + threads × thread_capacity) × bound`, and a budget
+    /// smaller than what a pool's steady load keeps idle would make it
+    /// allocate on every acquire, which no default can know (Go's
+    /// `sync.Pool` has none; Jetty's is a share of the heap, a figure a
+    /// Rust program does not have).
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! {
+    ///     static BLOCKS: Pool<Vec<u8>> = Pool::new(Vec::new)
+    ///         .max_bytes(1 << 20)
+    ///         .max_idle_bytes(2 << 20);
+    /// }
+    ///
+    /// let held: Vec<_> = (0..4)
+    ///     .map(|_| {
+    ///         let mut block = BLOCKS.acquire();
+    ///         block.reserve_exact(1 << 20);
+    ///         block
+    ///     })
+    ///     .collect();
+    /// drop(held); // two kept, the two past the budget dropped
+    /// let stats = BLOCKS.stats();
+    /// assert_eq!((stats.idle, stats.dropped_oversize), (2, 2));
+    /// ```
+    #[must_use]
+    pub const fn max_idle_bytes(mut self, max_idle_bytes: usize) -> Self {
+        self.bytes.max_idle = Some(max_idle_bytes);
+        self
+    }
 }
 
 impl<T> PoolConfig<T> {
@@ -479,6 +534,7 @@ impl<T> fmt::Debug for PoolConfig<T> {
             .field("reset_on", &self.reset_on)
             .field("max_bytes", &self.bytes.max)
             .field("calibrate", &self.bytes.calibrate)
+            .field("max_idle_bytes", &self.bytes.max_idle)
             .finish_non_exhaustive()
     }
 }

@@ -34,7 +34,7 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::engine::bytes::COLD_CAP;
-use crate::engine::cache::{Held, RawCache, ThreadCache, put_shared, take_shared};
+use crate::engine::cache::{Bytes, Held, RawCache, ThreadCache, put_shared, take_shared};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::{Boxed, Erased, boxed_with, untyped};
 use crate::engine::slot::epoch;
@@ -260,10 +260,20 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// which its acquire holds anyway), or a new one.
     #[inline(always)]
     pub(crate) fn take(&self, cache: Option<&RawCache>, now: u64, reset_on: ResetOn) -> Boxed<T> {
-        if let Some(value) = cache.and_then(|cache| cache.pop(now)) {
+        if let Some((cache, value)) = cache.and_then(|cache| Some((cache, cache.pop(now)?))) {
             // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
             let mut value = unsafe { value.into_boxed() };
+            // A constant: a type that reports no bytes is never measured.
+            if T::HEAP.is_counted() {
+                let held = self.heap_bytes(&mut value);
+                // With a budget, the pool's own counter (a constant test
+                // in a `pool!` static).
+                match self.config.bytes.max_idle {
+                    Some(_) => self.state.core.count_idle_out(held),
+                    None => cache.count_out(held),
+                }
+            }
             // A constant in a `pool!` static: folded away there.
             if reset_on == ResetOn::Acquire {
                 self.reset(&mut value);
@@ -271,6 +281,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
             return value;
         }
         self.miss(cache, now)
+    }
+
+    /// [`Reset::heap_bytes`] of `value`, counting the object as discarded
+    /// if it panics (the unwind then drops it), as [`Pool::reset`] does.
+    #[inline(always)]
+    fn heap_bytes(&self, value: &mut T) -> usize {
+        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+        let bytes = value.heap_bytes();
+        std::mem::forget(on_unwind);
+        bytes
     }
 
     /// An acquire that found nothing in the thread's cache: through
@@ -287,16 +307,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // SAFETY: the functions are this pool's `T`'s, the constructor
         // this pool's; the object returned is of this pool, so a
         // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
-        unsafe {
-            let value = take_missed(
+        let (value, idle) = unsafe {
+            take_missed(
                 &self.state.core,
                 cache,
                 now,
                 reset,
                 (config::make::<T>, create),
-            );
-            value.into_boxed()
+            )
+        };
+        // SAFETY: as above.
+        let mut value = unsafe { value.into_boxed() };
+        if idle && T::HEAP.is_counted() {
+            let held = self.heap_bytes(&mut value);
+            self.state.core.count_idle_out(held);
         }
+        value
     }
 
     /// Returns `value`, released by a guard with no share (a static pool's,
@@ -330,17 +356,23 @@ impl<T: Reset + Send + 'static> Pool<T> {
         if reset_on == ResetOn::Release {
             self.reset(&mut value);
         }
-        let mut sample = None;
+        let mut bytes = None;
         // A constant: a type that reports no bytes is never measured.
         if T::HEAP.is_counted() {
-            let on_unwind = DiscardOnUnwind(self.state.core.discarded());
-            let bytes = value.heap_bytes();
-            std::mem::forget(on_unwind);
-            if bytes > self.byte_bound() {
-                value = self.over_bound(value, bytes, reset_on)?;
-            } else if self.config.bytes.learns() {
-                sample = Some(bytes);
-            }
+            let held = self.heap_bytes(&mut value);
+            bytes = Some(if held > self.byte_bound() {
+                let (shrunk, kept) = self.over_bound(value, held, reset_on)?;
+                value = shrunk;
+                Bytes {
+                    held: kept,
+                    sample: false,
+                }
+            } else {
+                Bytes {
+                    held,
+                    sample: self.config.bytes.learns(),
+                }
+            });
         }
         // A constant `None` for a `pool!` without `retain`, folded away.
         if let (true, Some((retain, retains))) = (check_retain, &self.config.retain) {
@@ -352,9 +384,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
             let kept = unsafe { keep_if(&self.state.core, Erased::new(value), retain) }?;
             // SAFETY: the object given, a `Boxed<T>` of this `T`.
             let value = unsafe { kept.into_boxed() };
-            return Some(Prepared { value, sample });
+            return Some(Prepared { value, bytes });
         }
-        Some(Prepared { value, sample })
+        Some(Prepared { value, bytes })
     }
 
     /// The bound in bytes on what a kept object holds: `max_bytes`, or
@@ -379,7 +411,12 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// discards it.
     #[cold]
     #[inline(never)]
-    fn over_bound(&self, mut value: Boxed<T>, bytes: usize, reset_on: ResetOn) -> Option<Boxed<T>> {
+    fn over_bound(
+        &self,
+        mut value: Boxed<T>,
+        bytes: usize,
+        reset_on: ResetOn,
+    ) -> Option<(Boxed<T>, usize)> {
         let core = &self.state.core;
         if self.config.bytes.learns() {
             core.calibration.record(bytes);
@@ -397,7 +434,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         std::mem::forget(on_unwind);
         if kept <= self.byte_bound() {
             core.count_shrunk();
-            return Some(value);
+            return Some((value, kept));
         }
         core.count_oversize();
         None
@@ -419,16 +456,27 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// (full, gone or disabled) to the shared store.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) {
-        let Prepared { value, sample } = value;
+        let Prepared { value, mut bytes } = value;
+        // A constant `None` in a `pool!` static without a budget.
+        if let (Some(budget), Some(counted)) = (self.config.bytes.max_idle, bytes.as_mut()) {
+            if !self.state.core.reserve_idle(counted.held, budget) {
+                self.state.core.count_oversize();
+                drop(value);
+                return;
+            }
+            // Counted in the pool's counter: the cache counts nothing more.
+            counted.held = 0;
+        }
         let value = Erased::new(value);
         let value = match cache {
-            Some(cache) => match cache.push(value, now, sample) {
+            Some(cache) => match cache.push(value, now, bytes) {
                 Ok(()) => return,
                 Err(value) => value,
             },
             None => value,
         };
-        put_shared(&self.state.core, cache, value);
+        let held = bytes.map_or(0, |bytes| bytes.held);
+        put_shared(&self.state.core, cache, value, held);
     }
 }
 
@@ -476,7 +524,8 @@ pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'stat
 
 /// An acquire's miss, erased: an object from the shared tiers, reset with
 /// `reset` if the pool resets on acquire, or else a new one from `make`
-/// (with its data, the pool's constructor), counted as created.
+/// (with its data, the pool's constructor), counted as created; and
+/// whether it was idle (from the tiers).
 ///
 /// # Safety
 ///
@@ -489,12 +538,12 @@ unsafe fn take_missed(
     now: u64,
     reset: Option<ResetFn>,
     (make, create): (MakeFn, NonNull<()>),
-) -> Erased {
+) -> (Erased, bool) {
     match take_shared(core, cache, now) {
         Some(value) => match reset {
             // SAFETY: the caller's promise.
-            Some(reset) => unsafe { reset_counted(core, reset, value) },
-            None => value,
+            Some(reset) => (unsafe { reset_counted(core, reset, value) }, true),
+            None => (value, true),
         },
         // A new object is as the constructor made it: no reset.
         None => {
@@ -505,7 +554,7 @@ unsafe fn take_missed(
                 Some(cache) => cache.created(),
                 None => core.created(1),
             }
-            value
+            (value, false)
         }
     }
 }
@@ -517,7 +566,7 @@ unsafe fn take_missed(
 ///
 /// As for [`take`].
 unsafe fn reset_counted(core: &PoolCore, reset: ResetFn, value: Erased) -> Erased {
-    let held = Held(Some(value), core);
+    let held = Held(Some(value), core, true);
     if let Some(value) = &held.0 {
         // SAFETY: the caller's promise; the object is this call's alone.
         unsafe { reset(value.as_ptr()) };
@@ -540,7 +589,7 @@ unsafe fn keep_if(
     value: Erased,
     (retains, retain): (RetainFn, NonNull<()>),
 ) -> Option<Erased> {
-    let held = Held(Some(value), core);
+    let held = Held(Some(value), core, false);
     // SAFETY: the caller's promise; the object is this call's alone.
     let keep = held
         .0
@@ -551,15 +600,15 @@ unsafe fn keep_if(
         return Some(value);
     }
     core.reject();
-    core.shared.destroy(value);
+    core.shared.destroy(value, false);
     None
 }
 
 /// A released object ready to be kept ([`Pool::prepare`]), and the bytes
-/// it holds if the pool samples them for its calibration.
+/// it holds if its type counts them.
 pub(crate) struct Prepared<T> {
     pub(crate) value: Boxed<T>,
-    pub(crate) sample: Option<usize>,
+    pub(crate) bytes: Option<Bytes>,
 }
 
 /// Counts an object as discarded if dropped: forgotten once the user code

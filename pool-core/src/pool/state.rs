@@ -19,7 +19,7 @@ use std::sync::Weak;
 
 use crate::engine::cache::policy::Bounds;
 use crate::engine::core::{CoreRef, PoolCore};
-use crate::engine::erased::{Erased, boxed_with, dispose};
+use crate::engine::erased::{Erased, Padded, boxed_with};
 use crate::engine::registry::Rotate;
 use crate::engine::stats::Stats;
 use crate::pool::config::PoolConfig;
@@ -115,7 +115,9 @@ impl<T: Reset + Send + 'static> PoolState<T> {
                 // SAFETY: objects enter the core only erased from a
                 // `Boxed<T>` of this `T` (the methods below and the
                 // pool's fast paths), which `dispose::<T>` accepts.
-                core: unsafe { PoolCore::new(name, bounds, dispose::<T>) },
+                core: unsafe {
+                    PoolCore::new(name, bounds, dispose::<T>, size_of::<Padded<T>>())
+                },
                 template: Template::new(),
                 _type: PhantomData,
             }
@@ -159,7 +161,12 @@ impl<T: Reset + Send + 'static> PoolState<T> {
                 objects: Vec::with_capacity(n),
             };
             for _ in 0..n {
-                batch.objects.push(Erased::new(boxed_with(&create)));
+                let mut object = boxed_with(&create);
+                // Idle from now on: its bytes count in the pool's idle ones.
+                if T::HEAP.is_counted() {
+                    self.core.count_idle_in(object.heap_bytes());
+                }
+                batch.objects.push(Erased::new(object));
             }
             made += n;
             // Filed by `Made`'s drop, as on an unwind.
@@ -182,6 +189,24 @@ impl<T: Reset + Send + 'static> PoolState<T> {
     #[inline]
     pub(crate) fn rotate_to(&self, now: u64) {
         self.core.rotate_to(now);
+    }
+}
+
+/// The [`Dispose`](crate::engine::erased::Dispose) of a pool of `T`s:
+/// drops the object, frees its box, and returns the heap bytes it held
+/// ([`Reset::heap_bytes`]; `0` for a type that does not count them), which
+/// the store counts out of the pool's idle bytes.
+///
+/// # Safety
+///
+/// `object` must have been made from a `Boxed<T>` of this `T`.
+unsafe fn dispose<T: Reset>(object: Erased) -> usize {
+    // SAFETY: the caller's promise.
+    let mut object = unsafe { object.into_boxed::<T>() };
+    if T::HEAP.is_counted() {
+        object.heap_bytes()
+    } else {
+        0
     }
 }
 

@@ -36,7 +36,7 @@ fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
         None,
         crate::pool::Prepared {
             value: obj,
-            sample: None,
+            bytes: None,
         },
         crate::engine::slot::epoch().now(),
     );

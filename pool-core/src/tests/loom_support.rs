@@ -109,7 +109,7 @@ pub(super) fn release(pool: &'static Pool<Obj>, cache: &RawCache, mut obj: Boxed
         Some(cache),
         crate::pool::Prepared {
             value: obj,
-            sample: None,
+            bytes: None,
         },
         epoch().now(),
     );

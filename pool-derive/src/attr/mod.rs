@@ -55,6 +55,8 @@ pub(crate) const NAME: Symbol = Symbol("name");
 pub(crate) const MAX_BYTES: Symbol = Symbol("max_bytes");
 /// Struct key: whether the pool learns its bound in bytes.
 pub(crate) const CALIBRATE: Symbol = Symbol("calibrate");
+/// Struct key: the budget of the heap bytes the idle objects hold.
+pub(crate) const MAX_IDLE_BYTES: Symbol = Symbol("max_idle_bytes");
 
 /// Field key: leave the field as it is.
 pub(crate) const SKIP: Symbol = Symbol("skip");
@@ -79,6 +81,7 @@ const STRUCT_KEYS: &[Symbol] = &[
     RESET_ON,
     MAX_BYTES,
     CALIBRATE,
+    MAX_IDLE_BYTES,
 ];
 const FIELD_KEYS: &[Symbol] = &[SKIP, DEFAULT, RESET, FRESH, MAX_CAPACITY, HEAP_BYTES];
 
@@ -164,6 +167,7 @@ pub(crate) struct Container {
     pub(crate) name: Option<Set<LitStr>>,
     pub(crate) max_bytes: Option<Set<Count>>,
     pub(crate) calibrate: Option<Set<bool>>,
+    pub(crate) max_idle_bytes: Option<Set<Count>>,
     krate: Option<Set<Path>>,
 }
 
@@ -178,6 +182,7 @@ impl Container {
         let mut reset_on = Slot::new(RESET_ON);
         let mut max_bytes = Slot::new(MAX_BYTES);
         let mut calibrate = Slot::new(CALIBRATE);
+        let mut max_idle_bytes = Slot::new(MAX_IDLE_BYTES);
         for_each_key(cx, attrs, |meta, index| {
             let key = &meta.path;
             if *key == NEW {
@@ -210,6 +215,9 @@ impl Container {
             } else if *key == CALIBRATE {
                 let value = bool_value(meta, CALIBRATE, "calibrate = false")?;
                 calibrate.set(cx, key, index, value);
+            } else if *key == MAX_IDLE_BYTES {
+                let value = count_value(meta, MAX_IDLE_BYTES, "max_idle_bytes = 8388608")?;
+                max_idle_bytes.set(cx, key, index, value);
             } else {
                 return Err(unknown_key(meta, Position::Struct));
             }
@@ -224,6 +232,7 @@ impl Container {
             name: name.get(),
             max_bytes: max_bytes.get(),
             calibrate: calibrate.get(),
+            max_idle_bytes: max_idle_bytes.get(),
             krate: krate.get(),
         }
     }
@@ -255,6 +264,12 @@ impl Container {
             (
                 CALIBRATE,
                 self.calibrate.as_ref().map(|set| (&set.key, set.index)),
+            ),
+            (
+                MAX_IDLE_BYTES,
+                self.max_idle_bytes
+                    .as_ref()
+                    .map(|set| (&set.key, set.index)),
             ),
         ];
         let mut given: Vec<_> = keys

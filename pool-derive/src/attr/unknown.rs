@@ -143,7 +143,7 @@ mod tests {
     fn keys_are_listed_in_prose() {
         assert_eq!(
             list(STRUCT_KEYS),
-            "`new`, `capacity`, `thread_capacity`, `retain`, `name`, `crate`, `reset_on`, `max_bytes` and `calibrate`"
+            "`new`, `capacity`, `thread_capacity`, `retain`, `name`, `crate`, `reset_on`, `max_bytes`, `calibrate` and `max_idle_bytes`"
         );
     }
 }

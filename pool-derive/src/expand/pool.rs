@@ -38,6 +38,10 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         let calibrate = set.value;
         quote!(.calibrate(#calibrate))
     });
+    let max_idle_bytes = input.attrs.max_idle_bytes.as_ref().map(|set| {
+        let count = &set.value;
+        quote!(.max_idle_bytes(#count))
+    });
     let reset_on = input
         .attrs
         .reset_on
@@ -74,6 +78,7 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
             #reset_on
             #max_bytes
             #calibrate
+            #max_idle_bytes
     };
     if generic {
         // A `static` cannot be generic: each instantiation's pool is made
@@ -99,7 +104,8 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
                         #retain
                         #reset_on
                         #max_bytes
-                        #calibrate;
+                        #calibrate
+                        #max_idle_bytes;
             }
             &__POOL
         }

@@ -65,7 +65,7 @@ use crossbeam_utils::CachePadded;
 use crate::engine::bytes::{CALIBRATE, SAMPLE};
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
-use crate::engine::slot::{self, Entered, Slot, bump, epoch};
+use crate::engine::slot::{self, Entered, Slot, bump, bump_by, epoch};
 use crate::engine::store::Graveyard;
 use crate::sync::lock;
 use policy::Local;
@@ -145,17 +145,14 @@ impl RawCache {
         Some(value)
     }
 
-    /// Keeps `value` if the cache has room at `now`. With `sample`, the
-    /// bytes the object holds, every [`SAMPLE`]th kept release is tallied
-    /// for the pool's calibration (`crate::engine::bytes`): a test of the
-    /// count just bumped, and only then a call.
+    /// Keeps `value` if the cache has room at `now`. With `bytes`, the heap
+    /// bytes the object holds (for a pool that counts them), they are
+    /// counted in this cache's idle bytes, and if they are a sample, every
+    /// [`SAMPLE`]th kept release is tallied for the pool's calibration
+    /// (`crate::engine::bytes`): a test of the count just bumped, and only
+    /// then a call.
     #[inline(always)]
-    pub(crate) fn push(
-        &self,
-        value: Erased,
-        now: u64,
-        sample: Option<usize>,
-    ) -> Result<(), Erased> {
+    pub(crate) fn push(&self, value: Erased, now: u64, bytes: Option<Bytes>) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {
             return Err(value);
@@ -166,12 +163,21 @@ impl RawCache {
         }
         local.items.push(value);
         let returned = bump(&slot.returned);
-        if let Some(bytes) = sample {
-            if returned % SAMPLE == 0 {
-                self.tally(local, bytes);
+        if let Some(Bytes { held, sample }) = bytes {
+            bump_by(&slot.idle_in, held as u64);
+            if sample && returned % SAMPLE == 0 {
+                self.tally(local, held);
             }
         }
         Ok(())
+    }
+
+    /// Counts `held` bytes out of the pool's idle ones, for an object an
+    /// acquire took from this cache (`pop` has just succeeded, so the cache
+    /// is registered and this thread its owner).
+    #[inline(always)]
+    pub(crate) fn count_out(&self, held: usize) {
+        bump_by(&self.slot().idle_out, held as u64);
     }
 
     /// Records a sampled release of `bytes` in the cache's own tally, and
@@ -224,7 +230,7 @@ impl RawCache {
             return Err(value);
         }
         bump(&slot.dropped);
-        self.core().shared.destroy(value);
+        self.core().shared.destroy(value, true);
         Ok(())
     }
 
@@ -345,6 +351,14 @@ impl RawCache {
 /// asking for them then would push the first ones out of the core's caches.
 pub(crate) const PREFETCH: usize = 32;
 
+/// The heap bytes a released object holds, as its pool counts them, for
+/// [`RawCache::push`]; `sample` if the pool's calibration may tally them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bytes {
+    pub(crate) held: usize,
+    pub(crate) sample: bool,
+}
+
 /// An acquire past the thread cache (`Pool::miss`), erased: through
 /// `cache` if the thread has one, else straight from the shared store.
 /// `None` means the pool has no idle object: the caller makes one.
@@ -376,7 +390,7 @@ fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<E
     };
     // This acquire's from here on: if a destructor in `dead` panics, the
     // unwind drops it as a guard, counted as discarded, not lost.
-    let held = Held(Some(value), core);
+    let held = Held(Some(value), core, true);
     drop(dead);
     held.into_inner()
 }
@@ -384,9 +398,14 @@ fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<E
 /// A release past the thread cache (`Pool::give`), erased: files
 /// `value`, already reset, when the thread cache is full, gone or
 /// disabled, and destroys what the store lets go of.
+///
+/// `held` is the object's heap bytes as the pool counts them, counted in
+/// the pool's idle bytes here: what the store then destroys counts out as
+/// it goes.
 #[cold]
 #[inline(never)]
-pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erased) {
+pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erased, held: usize) {
+    core.count_idle_in(held);
     if let Some(cache) = cache {
         cache.register(core);
     }
@@ -414,7 +433,14 @@ pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erase
 /// An object taken but not yet handed out (by an acquire, or to user code:
 /// a reset, a `retain` test); discarded if dropped before
 /// [`Held::into_inner`], so that a panic on the way counts it, not loses it.
-pub(crate) struct Held<'a>(pub(crate) Option<Erased>, pub(crate) &'a PoolCore);
+/// The flag says whether the object was idle (counted in the pool's idle
+/// bytes: taken from the store for an acquire) or not (a released object
+/// before it is filed).
+pub(crate) struct Held<'a>(
+    pub(crate) Option<Erased>,
+    pub(crate) &'a PoolCore,
+    pub(crate) bool,
+);
 
 impl Held<'_> {
     pub(crate) fn into_inner(mut self) -> Option<Erased> {
@@ -425,7 +451,7 @@ impl Held<'_> {
 impl Drop for Held<'_> {
     fn drop(&mut self) {
         if let Some(value) = self.0.take() {
-            self.1.discard(value);
+            self.1.discard(value, self.2);
         }
     }
 }

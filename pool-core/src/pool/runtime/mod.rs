@@ -234,16 +234,11 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
         self
     }
 
-    /// Sets the bound in bytes on what a kept object holds, in place of
-    /// the learned one, as [`PoolConfig::max_bytes`] does for a static
-    /// pool.
+    /// Sets the bound in bytes on a kept object, as [`PoolConfig::max_bytes`].
     ///
     /// ```
     /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_bytes(4096).build();
-    /// let mut buf = pool.acquire();
-    /// buf.reserve(1 << 20);
-    /// drop(buf);
-    /// assert!(pool.acquire().capacity() <= 4096);
+    /// pool.acquire().reserve(1 << 20); // released: shrunk to 4 KiB
     /// assert_eq!(pool.stats().shrunk, 1);
     /// ```
     #[must_use]
@@ -252,19 +247,29 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
         self
     }
 
-    /// Whether the pool learns its bound in bytes (the default), as
-    /// [`PoolConfig::calibrate`] says for a static pool.
+    /// Whether the pool learns its bound in bytes, as [`PoolConfig::calibrate`].
     ///
     /// ```
     /// let pool = pool_core::Pool::builder(Vec::<u8>::new).calibrate(false).build();
-    /// let mut buf = pool.acquire();
-    /// buf.reserve(1 << 20);
-    /// drop(buf);
+    /// pool.acquire().reserve(1 << 20); // over the cold cap: shrunk
     /// assert!(pool.acquire().capacity() <= pool_core::DEFAULT_MAX_BYTES);
     /// ```
     #[must_use]
     pub fn calibrate(mut self, calibrate: bool) -> Self {
         self.bytes.calibrate = calibrate;
+        self
+    }
+
+    /// Sets a budget for what idle objects hold, as [`PoolConfig::max_idle_bytes`].
+    ///
+    /// ```
+    /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_idle_bytes(0).build();
+    /// pool.acquire().reserve(64); // released: past the budget, dropped
+    /// assert_eq!(pool.stats().dropped_oversize, 1);
+    /// ```
+    #[must_use]
+    pub fn max_idle_bytes(mut self, max_idle_bytes: usize) -> Self {
+        self.bytes.max_idle = Some(max_idle_bytes);
         self
     }
 
