@@ -64,7 +64,7 @@ pub(super) fn create() -> Obj {
 
 loom::thread_local! {
     /// The key of the models' pools, which pass each thread's cache by hand.
-    static NO_CACHE: ThreadCache = unreachable!("the models pass each thread's cache by hand");
+    pub(super) static NO_CACHE: ThreadCache = unreachable!("the models pass each thread's cache by hand");
 }
 
 /// A pool for one execution of a model. Leaked: the pool API wants
