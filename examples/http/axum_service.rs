@@ -33,6 +33,8 @@
 //!     # just serve, until killed
 //! cargo run --release --manifest-path examples/http/Cargo.toml --example axum_service -- --rss
 //! cargo run --release --manifest-path examples/http/Cargo.toml --example axum_service -- --rss --trim
+//! cargo run --release --manifest-path examples/http/Cargo.toml --example axum_service -- --giant
+//! cargo run --release --manifest-path examples/http/Cargo.toml --example axum_service -- --giant --no-trim
 //!     # RSS before a burst, after it and two rotation periods later (Linux), below
 //! ```
 //!
@@ -169,6 +171,32 @@
 //! (the heap column): its connections' and requests' buffers and tasks,
 //! kept by glibc the same way. The trim returns all free memory, whoever
 //! freed it, but runs only after a rotation that dropped objects.
+//!
+//! # 300 giant orders with default settings
+//!
+//! `--giant` (issue 38) keeps every pool setting at its default (the trim
+//! on; `--no-trim` turns it off): it warms up with 2,000 ordinary orders to
+//! `/withpool` and two `rotate()` calls, then posts 300 orders of 500 line
+//! items, each with a 1 KiB name and tag (about 1 MiB of JSON), one
+//! connection, waits a second (the trim runs at most once a second) and
+//! calls `rotate()` twice. "idle bytes" is every pool's
+//! `Stats::idle_bytes`, summed; "shrunk" the `Order` pool's. Two runs of
+//! each, alternating, at the commit that added the mode:
+//!
+//! ```text
+//!                          RSS kB: before  after the orders  after two rotate()  idle bytes after the orders / rotations  heap kB before / after
+//! trim on  (default)               4,484            10,916               6,236                              240 / 0                 53 / 55
+//! trim off                         4,612            13,584              13,584                              240 / 0                 53 / 55
+//! trim on  (default)               4,648            13,396               8,356                              240 / 0                 53 / 55
+//! trim off                         4,568            11,304              11,304                              240 / 0                 53 / 55
+//! ```
+//!
+//! Each giant order was shrunk on release to the size the ordinary ones
+//! taught the pool (300 shrunk): the pools held 240 bytes (two objects'
+//! boxes) after the burst and nothing after the rotations, and the heap
+//! was where it started. RSS rose by the bodies and decode buffers glibc
+//! kept; the default trim gave back 4.7 and 5.0 MB of it, where without
+//! it RSS stayed at its peak.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -576,10 +604,101 @@ async fn measure_rss(prometheus: PrometheusHandle, trim: bool) {
     );
 }
 
+// ---------------------------------------------------------------------------
+// `--giant [--no-trim]`: 300 giant orders with default settings, then two
+// rotations: what the pools and the process hold (issue 38).
+// ---------------------------------------------------------------------------
+
+/// An order of 500 line items, each with a 1 KiB name and a 1 KiB tag:
+/// about 1 MiB of JSON, 500 times the load routes' order.
+fn giant_body() -> Bytes {
+    let mut order = Order {
+        id: 1,
+        ..Order::default()
+    };
+    for i in 0..500 {
+        let item = order.items.push_reused();
+        item.sku = format!("SKU-{i:05}");
+        item.name = "n".repeat(1024);
+        item.quantity = 1;
+        item.tags.push("t".repeat(1024));
+    }
+    order.tags.push("giant".to_owned());
+    Bytes::from(serde_json::to_vec(&order).expect("an Order serializes"))
+}
+
+/// Posts `body` to `path` `n` times over one connection.
+async fn post_all(addr: SocketAddr, path: &'static str, body: Bytes, n: usize) {
+    let stream = TcpStream::connect(addr).await.expect("connect");
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    let connection = tokio::spawn(connection);
+    for _ in 0..n {
+        sender.ready().await.expect("the connection stays open");
+        let request = hyper::Request::post(path)
+            .header(hyper::header::HOST, "127.0.0.1")
+            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .body(Full::new(body.clone()))
+            .expect("request");
+        let response = sender.send_request(request).await.expect("send");
+        assert_eq!(response.status(), StatusCode::OK);
+        response.into_body().collect().await.expect("body");
+    }
+    drop(sender);
+    connection
+        .await
+        .expect("connection task")
+        .expect("connection");
+}
+
+/// One line of the `--giant` table: RSS, the heap's live bytes, and what
+/// every pool holds idle (`Stats::idle_bytes`, summed over `pools()`).
+fn giant_reading(when: &str) {
+    let pools = pool_core::pools();
+    let idle_bytes: u64 = pools.iter().map(|pool| pool.stats().idle_bytes).sum();
+    let order = Order::pool().stats();
+    println!(
+        "{when:<28}{:>9}{:>10}{:>14}{:>8}{:>8}",
+        rss_kb().expect("/proc/self/statm"),
+        ALLOC.live() / 1024,
+        idle_bytes,
+        order.idle,
+        order.shrunk
+    );
+}
+
+async fn measure_giant(prometheus: PrometheusHandle, trim: bool) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("address");
+    tokio::spawn(async move { axum::serve(listener, app(prometheus)).await });
+    println!(
+        "axum_service --giant: server on http://{addr}, default pool settings, allocator trim {}",
+        if trim { "on (the default)" } else { "off" }
+    );
+    // Warm up with ordinary orders, then drop what the warm-up left.
+    post_all(addr, "/withpool", Bytes::from_static(order_body()), 2_000).await;
+    pool_core::rotate();
+    pool_core::rotate();
+    println!(
+        "{:<28}{:>9}{:>10}{:>14}{:>8}{:>8}",
+        "", "RSS kB", "heap kB", "idle bytes", "idle", "shrunk"
+    );
+    giant_reading("before");
+    post_all(addr, "/withpool", giant_body(), 300).await;
+    giant_reading("after 300 giant orders");
+    // The trim runs at most once a second: the warm-up's rotations trimmed.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    pool_core::rotate();
+    pool_core::rotate();
+    giant_reading("after two rotate() calls");
+}
+
 enum Mode {
     Load,
     Serve,
     Rss { trim: bool },
+    Giant { trim: bool },
 }
 
 fn main() {
@@ -590,8 +709,15 @@ fn main() {
         ["--serve"] => Mode::Serve,
         ["--rss"] => Mode::Rss { trim: false },
         ["--rss", "--trim"] => Mode::Rss { trim: true },
+        ["--giant"] => Mode::Giant { trim: true },
+        ["--giant", "--no-trim"] => {
+            pool_core::set_allocator_trim(false);
+            Mode::Giant { trim: false }
+        }
         _ => {
-            eprintln!("unknown arguments {args:?}; usage: axum_service [--serve | --rss [--trim]]");
+            eprintln!(
+                "unknown arguments {args:?}; usage: axum_service [--serve | --rss [--trim] | --giant [--no-trim]]"
+            );
             std::process::exit(2);
         }
     };
@@ -618,5 +744,6 @@ fn main() {
         Mode::Load => runtime.block_on(measure(prometheus)),
         Mode::Serve => runtime.block_on(serve_forever(prometheus)),
         Mode::Rss { trim } => runtime.block_on(measure_rss(prometheus, trim)),
+        Mode::Giant { trim } => runtime.block_on(measure_giant(prometheus, trim)),
     }
 }
