@@ -491,9 +491,12 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
 impl<T: Reset + Send + 'static> fmt::Debug for Pool<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `heap`: whether the pool can hold its objects to a bound in bytes
+        // (`Heap::Unreported` says it cannot).
         f.debug_struct("Pool")
             .field("capacity", &self.config.capacity)
             .field("thread_capacity", &self.config.thread_capacity)
+            .field("heap", &T::HEAP)
             .field("stats", &self.stats())
             .finish()
     }

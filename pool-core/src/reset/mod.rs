@@ -203,6 +203,11 @@ pub trait Reset {
     ///     }
     /// }
     /// assert_eq!(<Hand as Reset>::HEAP, Heap::Unreported);
+    ///
+    /// // A pool shows it too: no bound in bytes applies to its objects.
+    /// use pool_core::{Pool, pool};
+    /// pool! { static HANDS: Pool<Hand> = Pool::new(|| Hand(Vec::new())); }
+    /// assert!(format!("{HANDS:?}").contains("heap: Unreported"));
     /// ```
     const HEAP: Heap = Heap::Unreported;
 
