@@ -26,7 +26,10 @@
 //! Invariant: the bound and the usual size change only under the
 //! calibration's lock, together with the histogram that made them; a
 //! reader sees some bound a calibration set (or the cold cap), never a
-//! torn one; readers take it with one relaxed load.
+//! torn one; readers take it with one relaxed load. The lock is only ever
+//! tried, never waited for, so no release waits on it, and a `fork` that
+//! copies it held (the fork handler does not take it) leaves the child's
+//! pool with the bound it had learned.
 
 use crate::sync::{AtomicUsize, Mutex, Ordering, const_fn};
 
