@@ -142,12 +142,24 @@ struct Deferred(Vec<Visited>);
 impl Drop for Deferred {
     fn drop(&mut self) {
         lock(&DEFERRED).append(&mut self.0);
+        FORKED.store(true, std::sync::atomic::Ordering::Release);
     }
 }
+
+/// Whether a fork may have left pools in [`DEFERRED`]: so that a rotation
+/// takes its lock only after a fork. std's atomic, not the facade's (as in
+/// `crate::engine::fork`): loom cannot fork, and its models need not
+/// explore a lock that only a fork fills.
+static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Drops the pools that forks kept alive ([`DEFERRED`]), with no lock held:
 /// their destructors are user code.
 fn drop_deferred() {
+    // Cleared before the list is taken: a fork's pools appended after it
+    // set it again, for the next rotation.
+    if !FORKED.swap(false, std::sync::atomic::Ordering::Acquire) {
+        return;
+    }
     let deferred = {
         let _fork = excluded();
         let _pools = lock(&POOLS);
