@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the loom models of pool-core's concurrent core (pool-core/src/tests/loom_*.rs).
 #
-#   scripts/loom.sh                        # every model, preemption bound 4, two at a time
-#   LOOM_MAX_PREEMPTIONS=5 scripts/loom.sh # a deeper search (much slower)
+#   scripts/loom.sh                        # every model, preemption bound 3, two at a time
+#   LOOM_MAX_PREEMPTIONS=4 scripts/loom.sh # a deeper search (much slower, and more memory)
 #   scripts/loom.sh rotation               # only models whose name matches
 #
 # The models build pool-core's unit tests with `--cfg loom`: under
@@ -12,7 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTFLAGS="--cfg loom ${RUSTFLAGS:-}"
-export LOOM_MAX_PREEMPTIONS="${LOOM_MAX_PREEMPTIONS:-4}"
+# Bound 3, not 4 (2026-12-06): the models leak a pool per execution, and with
+# the bound in bytes (issue 38) the rotation models explore far more at 4.
+# `two_rotations_racing_the_owners_acquires_releases_and_exit_share_nothing`
+# alone: 105 s of CPU and 0.98 GB at 3; at 4, over 13 minutes and 7.5 GB,
+# unfinished, where the code before issue 38 took 272 s and 3.7 GB. At 4 the
+# two groups together ran a 24 GB machine out of memory.
+export LOOM_MAX_PREEMPTIONS="${LOOM_MAX_PREEMPTIONS:-3}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/loom}"
 run() { cargo test -p pool-core --no-default-features --lib --release -- "$@"; }
 if [ $# -gt 0 ]; then
