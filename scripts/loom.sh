@@ -37,7 +37,7 @@ fi
 cargo test -q -p pool-core --no-default-features --lib --release --no-run
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
-run loom_reclaim loom_shared --test-threads=1 > "$logs/a" 2>&1 &
+run loom_reclaim loom_shared loom_bytes --test-threads=1 > "$logs/a" 2>&1 &
 a=$!
 run loom_guard loom_rotation loom_runtime --test-threads=1 > "$logs/b" 2>&1 &
 b=$!
