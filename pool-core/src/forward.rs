@@ -34,22 +34,18 @@ use crate::reset::Reset;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl<T: Reset + Send + io::Write + 'static> io::Write for Pooled<T> {
-    #[inline]
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         (**self).write(buf)
     }
 
-    #[inline]
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         (**self).write_all(buf)
     }
 
-    #[inline]
     fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
         (**self).write_vectored(bufs)
     }
 
-    #[inline]
     fn flush(&mut self) -> io::Result<()> {
         (**self).flush()
     }
@@ -72,22 +68,18 @@ impl<T: Reset + Send + io::Write + 'static> io::Write for Pooled<T> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 impl<T: Reset + Send + io::Read + 'static> io::Read for Pooled<T> {
-    #[inline]
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         (**self).read(buf)
     }
 
-    #[inline]
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         (**self).read_to_end(buf)
     }
 
-    #[inline]
     fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
         (**self).read_to_string(buf)
     }
 
-    #[inline]
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         (**self).read_exact(buf)
     }
@@ -109,12 +101,10 @@ impl<T: Reset + Send + io::Read + 'static> io::Read for Pooled<T> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 impl<T: Reset + Send + io::BufRead + 'static> io::BufRead for Pooled<T> {
-    #[inline]
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         (**self).fill_buf()
     }
 
-    #[inline]
     fn consume(&mut self, amount: usize) {
         (**self).consume(amount);
     }
@@ -134,12 +124,10 @@ impl<T: Reset + Send + io::BufRead + 'static> io::BufRead for Pooled<T> {
 /// # Ok::<(), std::fmt::Error>(())
 /// ```
 impl<T: Reset + Send + fmt::Write + 'static> fmt::Write for Pooled<T> {
-    #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         (**self).write_str(s)
     }
 
-    #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
         (**self).write_char(c)
     }
@@ -164,7 +152,6 @@ where
     T: Reset + Send + PartialEq<U> + 'static,
     U: Reset + Send + 'static,
 {
-    #[inline]
     fn eq(&self, other: &Pooled<U>) -> bool {
         **self == **other
     }
@@ -177,7 +164,6 @@ where
     T: Reset + Send + PartialOrd<U> + 'static,
     U: Reset + Send + 'static,
 {
-    #[inline]
     fn partial_cmp(&self, other: &Pooled<U>) -> Option<Ordering> {
         (**self).partial_cmp(&**other)
     }
@@ -202,7 +188,6 @@ where
 /// assert_eq!(guards.iter().map(|v| v[0]).collect::<Vec<_>>(), [1, 2, 3]);
 /// ```
 impl<T: Reset + Send + Ord + 'static> Ord for Pooled<T> {
-    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         (**self).cmp(&**other)
     }
@@ -221,14 +206,12 @@ impl<T: Reset + Send + Ord + 'static> Ord for Pooled<T> {
 /// assert!(name < String::from("bob"));
 /// ```
 impl<T: Reset + Send + PartialEq + 'static> PartialEq<T> for Pooled<T> {
-    #[inline]
     fn eq(&self, other: &T) -> bool {
         **self == *other
     }
 }
 
 impl<T: Reset + Send + PartialOrd + 'static> PartialOrd<T> for Pooled<T> {
-    #[inline]
     fn partial_cmp(&self, other: &T) -> Option<Ordering> {
         (**self).partial_cmp(other)
     }
@@ -250,7 +233,6 @@ impl<T: Reset + Send + PartialOrd + 'static> PartialOrd<T> for Pooled<T> {
 /// assert!(seen.contains(&String::from("pool")));
 /// ```
 impl<T: Reset + Send + Hash + 'static> Hash for Pooled<T> {
-    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         (**self).hash(state);
     }
@@ -274,7 +256,6 @@ impl<T: Reset + Send + Hash + 'static> Hash for Pooled<T> {
 /// assert_eq!(len(name), 3);
 /// ```
 impl<T: Reset + Send + 'static> Borrow<T> for Pooled<T> {
-    #[inline]
     fn borrow(&self) -> &T {
         self
     }
@@ -294,7 +275,6 @@ impl<T: Reset + Send + 'static> Borrow<T> for Pooled<T> {
 /// assert_eq!(*name, "ada");
 /// ```
 impl<T: Reset + Send + 'static> BorrowMut<T> for Pooled<T> {
-    #[inline]
     fn borrow_mut(&mut self) -> &mut T {
         self
     }
@@ -312,7 +292,6 @@ impl<T: Reset + Send + 'static> BorrowMut<T> for Pooled<T> {
 /// assert_eq!(*ids, [1, 2, 3]);
 /// ```
 impl<T: Reset + Send + Extend<A> + 'static, A> Extend<A> for Pooled<T> {
-    #[inline]
     fn extend<I: IntoIterator<Item = A>>(&mut self, iter: I) {
         (**self).extend(iter);
     }
@@ -340,7 +319,6 @@ where
     type Item = <&'a T as IntoIterator>::Item;
     type IntoIter = <&'a T as IntoIterator>::IntoIter;
 
-    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         (**self).into_iter()
     }
@@ -367,7 +345,6 @@ where
     type Item = <&'a mut T as IntoIterator>::Item;
     type IntoIter = <&'a mut T as IntoIterator>::IntoIter;
 
-    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         (**self).into_iter()
     }

@@ -388,33 +388,64 @@ impl Reset for Duration {
     }
 }
 
-macro_rules! impl_reset_inner {
-    ($($t:ident),* $(,)?) => {
+/// Impls for wrappers of one value whose reset, size and shrinking are
+/// those of the value they hold, reached in place by `$inner` (and, for the
+/// locks, a poison flag cleared after the reset, as a new lock has none).
+macro_rules! impl_reset_through {
+    ($($(#[$doc:meta])* [$($params:tt)*] $t:ty => |$this:ident| $inner:expr $(, then $after:ident)?;)*) => {
         $(
-            /// Resets the value inside, in place.
-            impl<T: Reset> Reset for $t<T> {
+            $(#[$doc])*
+            impl<$($params)*> Reset for $t {
                 const HEAP: Heap = T::HEAP;
 
                 #[inline]
                 fn reset(&mut self) {
-                    self.0.reset();
+                    let $this = &mut *self;
+                    $inner.reset();
+                    $(self.$after();)?
                 }
 
                 #[inline]
                 fn heap_bytes(&mut self) -> usize {
-                    self.0.heap_bytes()
+                    let $this = self;
+                    $inner.heap_bytes()
                 }
 
                 #[inline]
                 fn shrink_to_bytes(&mut self, max: usize) -> usize {
-                    self.0.shrink_to_bytes(max)
+                    let $this = self;
+                    $inner.shrink_to_bytes(max)
                 }
             }
         )*
     };
 }
 
-impl_reset_inner!(Wrapping, Saturating, Reverse);
+impl_reset_through!(
+    /// Resets the value inside, in place.
+    [T: Reset] Wrapping<T> => |w| w.0;
+    /// Resets the value inside, in place.
+    [T: Reset] Saturating<T> => |s| s.0;
+    /// Resets the value inside, in place.
+    [T: Reset] Reverse<T> => |r| r.0;
+    /// Resets each element in place; counts and shrinks each in order.
+    [T: Reset, const N: usize] [T; N] => |a| a.as_mut_slice();
+    /// Resets the value inside; the exclusive borrow means no copy is needed.
+    [T: Reset] Cell<T> => |c| c.get_mut();
+    /// Resets the value inside; the exclusive borrow means no runtime borrow
+    /// check is needed.
+    [T: Reset] RefCell<T> => |c| c.get_mut();
+    /// Resets the value inside without locking, since the borrow is exclusive.
+    /// A poisoned mutex is reset too, because resetting discards whatever the
+    /// panicking thread left half-done; the poison flag is then cleared, as a
+    /// new mutex has none.
+    [T: Reset] Mutex<T> => |m| m.get_mut().unwrap_or_else(PoisonError::into_inner), then clear_poison;
+    /// Resets the value inside without locking, since the borrow is exclusive.
+    /// A poisoned lock is reset too, because resetting discards whatever the
+    /// panicking thread left half-done; the poison flag is then cleared, as a
+    /// new lock has none.
+    [T: Reset] RwLock<T> => |l| l.get_mut().unwrap_or_else(PoisonError::into_inner), then clear_poison;
+);
 
 /// Resets both ends in place: `0..0` for a range of integers.
 impl<T: Reset> Reset for Range<T> {
@@ -574,26 +605,6 @@ impl<T: Reset> Reset for [T] {
     }
 }
 
-/// Resets each element in place; counts and shrinks each in order.
-impl<T: Reset, const N: usize> Reset for [T; N] {
-    const HEAP: Heap = T::HEAP;
-
-    #[inline]
-    fn reset(&mut self) {
-        self.as_mut_slice().reset();
-    }
-
-    #[inline]
-    fn heap_bytes(&mut self) -> usize {
-        self.as_mut_slice().heap_bytes()
-    }
-
-    #[inline]
-    fn shrink_to_bytes(&mut self, max: usize) -> usize {
-        self.as_mut_slice().shrink_to_bytes(max)
-    }
-}
-
 /// Resets the boxed value in place, keeping the box's allocation; counts
 /// the allocation (the value's size) and what the value holds.
 impl<T: Reset + ?Sized> Reset for Box<T> {
@@ -665,107 +676,6 @@ macro_rules! impl_reset_for_tuples {
 }
 
 impl_reset_for_tuples!(A, B, C, D, E, F, G, H, I, J, K, L);
-
-/// Resets the value inside; the exclusive borrow means no copy is needed.
-impl<T: Reset> Reset for Cell<T> {
-    const HEAP: Heap = T::HEAP;
-
-    #[inline]
-    fn reset(&mut self) {
-        self.get_mut().reset();
-    }
-
-    #[inline]
-    fn heap_bytes(&mut self) -> usize {
-        self.get_mut().heap_bytes()
-    }
-
-    #[inline]
-    fn shrink_to_bytes(&mut self, max: usize) -> usize {
-        self.get_mut().shrink_to_bytes(max)
-    }
-}
-
-/// Resets the value inside; the exclusive borrow means no runtime borrow
-/// check is needed.
-impl<T: Reset> Reset for RefCell<T> {
-    const HEAP: Heap = T::HEAP;
-
-    #[inline]
-    fn reset(&mut self) {
-        self.get_mut().reset();
-    }
-
-    #[inline]
-    fn heap_bytes(&mut self) -> usize {
-        self.get_mut().heap_bytes()
-    }
-
-    #[inline]
-    fn shrink_to_bytes(&mut self, max: usize) -> usize {
-        self.get_mut().shrink_to_bytes(max)
-    }
-}
-
-/// Resets the value inside without locking, since the borrow is exclusive.
-/// A poisoned mutex is reset too, because resetting discards whatever the
-/// panicking thread left half-done; the poison flag is then cleared, as a
-/// new mutex has none.
-impl<T: Reset> Reset for Mutex<T> {
-    const HEAP: Heap = T::HEAP;
-
-    #[inline]
-    fn reset(&mut self) {
-        self.get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .reset();
-        self.clear_poison();
-    }
-
-    #[inline]
-    fn heap_bytes(&mut self) -> usize {
-        self.get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .heap_bytes()
-    }
-
-    #[inline]
-    fn shrink_to_bytes(&mut self, max: usize) -> usize {
-        self.get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .shrink_to_bytes(max)
-    }
-}
-
-/// Resets the value inside without locking, since the borrow is exclusive.
-/// A poisoned lock is reset too, because resetting discards whatever the
-/// panicking thread left half-done; the poison flag is then cleared, as a
-/// new lock has none.
-impl<T: Reset> Reset for RwLock<T> {
-    const HEAP: Heap = T::HEAP;
-
-    #[inline]
-    fn reset(&mut self) {
-        self.get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .reset();
-        self.clear_poison();
-    }
-
-    #[inline]
-    fn heap_bytes(&mut self) -> usize {
-        self.get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .heap_bytes()
-    }
-
-    #[inline]
-    fn shrink_to_bytes(&mut self, max: usize) -> usize {
-        self.get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .shrink_to_bytes(max)
-    }
-}
 
 /// Does nothing: a `PhantomData` holds no value.
 impl<T: ?Sized> Reset for PhantomData<T> {
