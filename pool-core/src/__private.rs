@@ -44,6 +44,110 @@ impl<T: Reset + Send + 'static> PoolType for Pool<T> {
     type Item = T;
 }
 
+/// Whether a derived struct is `Send`, picked by method resolution:
+/// `(&&SendProbe::<Request>::new()).send_kind()` is [`Sendable`] if it is
+/// (by its fields, or by an `unsafe impl Send` of the user's), else
+/// [`Unsendable`], whose `field::<F>()` asks each field's type for `Send`
+/// ([`SendField`]), at the field. The derive makes these calls in a
+/// closure in the constant that [`Checked`] takes, so a field that is not
+/// `Send` is one error, at the field, in the derive's words, and fails the
+/// constant.
+pub struct SendProbe<T: ?Sized>(std::marker::PhantomData<fn(&T)>);
+
+impl<T: ?Sized> SendProbe<T> {
+    /// The probe of `T`.
+    #[must_use]
+    pub const fn new() -> Self {
+        SendProbe(std::marker::PhantomData)
+    }
+}
+
+impl<T: ?Sized> Default for SendProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: ?Sized> std::fmt::Debug for SendProbe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SendProbe")
+    }
+}
+
+/// [`SendProbe`] of a `Send` type (one `&` more than [`ProbeNotSend`]'s
+/// impl, so method resolution tries it first).
+pub trait ProbeSend {
+    /// [`Sendable`].
+    fn send_kind(&self) -> Sendable {
+        Sendable
+    }
+}
+
+impl<T: Send + ?Sized> ProbeSend for &SendProbe<T> {}
+
+/// [`SendProbe`] of any other type.
+pub trait ProbeNotSend {
+    /// [`Unsendable`].
+    fn send_kind(&self) -> Unsendable {
+        Unsendable
+    }
+}
+
+impl<T: ?Sized> ProbeNotSend for SendProbe<T> {}
+
+/// A derived struct that is `Send`: its fields are not asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Sendable;
+
+impl Sendable {
+    /// Nothing to check.
+    pub fn field<F: ?Sized>(self) {}
+}
+
+/// A derived struct that is not `Send`: each field's type is asked, so the
+/// ones that are not are reported.
+#[derive(Debug, Clone, Copy)]
+pub struct Unsendable;
+
+impl Unsendable {
+    /// `F` must be `Send`.
+    pub fn field<F: SendField + ?Sized>(self) {}
+}
+
+/// `Send`, with the derive's message for a field whose type is not.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Send`, so a struct with a field of this type cannot derive `Poolable`",
+    label = "this field is not `Send`",
+    note = "a pooled object may be released on one thread and acquired on another, so a type that derives `Poolable` must be `Send`: make `{Self}` `Send` (for example an `Arc` in place of an `Rc`), or keep the value out of the pooled struct"
+)]
+pub trait SendField {}
+
+// Not recommended: a field that is not `Send` is reported as this trait's
+// message, rather than as `Send` failing inside this impl.
+#[diagnostic::do_not_recommend]
+impl<T: Send + ?Sized> SendField for T {}
+
+/// A derived struct as its pool's static names it:
+/// `<Request as Checked<[(); CHECK]>>::Type`, where `CHECK` is the constant
+/// whose evaluation checks that every field is `Send`. `Request` itself,
+/// once `CHECK` is evaluated; if a field is not `Send`, `CHECK` failed with
+/// the derive's error at the field, and the type is an error type, on which
+/// rustc reports nothing more (rather than one error per bound of the
+/// pool's items that needs `Send`).
+pub trait Checked<C> {
+    /// `Self`.
+    type Type;
+}
+
+impl<T, C> Checked<C> for T {
+    type Type = T;
+}
+
+/// The bound of a derived struct's fallback `acquire`, implemented for
+/// nothing: it holds only when it names a failed check (an error), so the
+/// user's `T::acquire()` finds the fallback only next to the check's error.
+pub trait Failed {}
+
 /// Builds the pool `pool!` declares, from its recipe, its statics and its
 /// release.
 ///

@@ -98,11 +98,13 @@ fn check_repr(cx: &Ctxt, input: &Input<'_>) {
 /// A field whose type is, by its name, never `Send` (`Rc`, `rc::Weak`, also
 /// inside another type): reported here once, at the field, instead of by
 /// rustc at every place the expansion and the user's code need `Send` (17
-/// errors for one `Rc<String>` field before this check). A type that hides
-/// one (a struct of the user's holding an `Rc`) is still left to rustc.
-/// Raw pointers and `NonNull` are left to rustc too: a struct holding one
-/// may be `Send` by an `unsafe impl` the derive cannot see. Returns whether
-/// it reported.
+/// errors for one `Rc<String>` field before this check), with the way out.
+/// A type that hides one (a struct of the user's holding an `Rc`) is left
+/// to the expansion's check (`expand::send`), one error at the field too.
+/// Raw pointers and `NonNull` are left to that check as well, which asks
+/// the fields only if the struct is not `Send`: a struct holding one may be
+/// `Send` by an `unsafe impl` the derive cannot see. Returns whether it
+/// reported.
 fn check_send(cx: &Ctxt, field: &Field<'_>) -> bool {
     let Some(found) = never_send(field.ty) else {
         return false;

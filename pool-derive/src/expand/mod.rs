@@ -5,8 +5,12 @@
 //!
 //! ```text
 //! const _: () = {
+//!     // The check that `Request` is `Send`, reported at the fields that
+//!     // are not, and a fallback `acquire` for when it fails (see `send`).
+//!     const __POOL_CORE_SEND: usize = { ... };
+//!     impl Request where ... { fn acquire() -> Unpoolable<Self> { ... } }
 //!     #[automatically_derived]
-//!     impl ::pool_core::Reset for Request {
+//!     impl ::pool_core::Reset for Request where for<'__pool_core> Request: Send {
 //!         #[inline]
 //!         fn reset(&mut self) {
 //!             // One pass over the fields, for every use of them: a field's
@@ -40,7 +44,7 @@
 //!         }
 //!     }
 //!     #[automatically_derived]
-//!     impl ::pool_core::Poolable for Request {
+//!     impl ::pool_core::Poolable for Request where for<'__pool_core> Request: Send {
 //!         #[inline]
 //!         fn create() -> Self {
 //!             <Request as ::pool_core::__private::CreateDefault>::create_default()
@@ -49,8 +53,9 @@
 //!         fn pool() -> &'static ::pool_core::Pool<Self> {
 //!             ::pool_core::pool! {
 //!                 @named ::core::stringify!(Request) => // listed by `pools()` as "Request"
-//!                 static __POOL: ::pool_core::Pool<Request> =
-//!                     ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create).capacity(1024);
+//!                 // `Checked`: `Request`, or after a failed check an error type.
+//!                 static __POOL: ::pool_core::Pool<<Request as Checked<[(); __POOL_CORE_SEND]>>::Type> =
+//!                     ::pool_core::Pool::new(<... as ::pool_core::Poolable>::create).capacity(1024);
 //!             }
 //!             &__POOL
 //!         }
@@ -75,11 +80,13 @@
 //! scope does not compile.
 //!
 //! The impls and their bounds are made here; the body of `Poolable::pool`
-//! in `pool`, that of `Reset::reset` in `reset`.
+//! in `pool`, that of `Reset::reset` in `reset`, the check that the struct
+//! is `Send` in `send`.
 
 mod heap;
 mod pool;
 mod reset;
+mod send;
 #[cfg(test)]
 mod tests;
 
@@ -89,6 +96,7 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, Path, WhereClause, parse_quote};
 
 use self::reset::{Shape, part_reset_body, reset_body};
+use self::send::SendCheck;
 use crate::ast::{Data, Derive, Field, Input};
 use crate::ctxt::Ctxt;
 use crate::{fallback, valid};
@@ -161,18 +169,30 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
             <#ident as #krate::__private::CreateDefault>::create_default()
         }
     };
-    let pool = pool::body(krate, input);
+    let send = SendCheck::new(input);
+    let pool = pool::body(krate, input, &send.checked(krate));
     let (reset_where, poolable_where) = generic_bounds(krate, input, fields);
     let reset_where = reset_where.as_ref().or(where_clause);
-    let poolable_where = poolable_where.as_ref().or(where_clause);
+    let mut poolable_where = poolable_where.as_ref().or(where_clause).cloned();
     let shape = Shape::new(input, reset_where);
-    let (reset, reset_where) = reset_body(krate, &shape, fields, reset_where);
+    let (reset, mut reset_where) = reset_body(krate, &shape, fields, reset_where);
+    // After the reset's nested functions took the bounds: they need no
+    // `Send`.
+    if let Some(assumed) = send.assumed() {
+        for clause in [&mut reset_where, &mut poolable_where] {
+            let clause = clause.get_or_insert_with(|| parse_quote!(where));
+            clause.predicates.push(assumed.clone());
+        }
+    }
     let heap = heap::heap_items(krate, fields);
+    let send = send.items(krate, fields);
     quote! {
         const _: () = {
             // For `HeapOf`'s items of a field type without `Reset`.
             #[allow(unused_imports)]
             use #krate::__private::HeapFallback as _;
+
+            #send
 
             #[automatically_derived]
             impl #impl_generics #krate::Reset for #ident #ty_generics #reset_where {

@@ -18,8 +18,9 @@ use crate::ast::Input;
 use crate::attr::ResetOn;
 
 /// What `pool()` returns: `&__POOL`, the struct's `static`, or for a
-/// generic struct its instantiation's pool.
-pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
+/// generic struct its instantiation's pool. `checked` is the struct as the
+/// static names it (see `send`).
+pub(super) fn body(krate: &Path, input: &Input<'_>, checked: &TokenStream) -> TokenStream {
     let ident = &input.original.ident;
     let generic = !input.original.generics.params.is_empty();
     let capacity = input.attrs.capacity.as_ref().map(|set| {
@@ -97,8 +98,8 @@ pub(super) fn body(krate: &Path, input: &Input<'_>) -> TokenStream {
         quote! {
             #krate::pool! {
                 @named #name =>
-                static __POOL: #krate::Pool<#ident> =
-                    #krate::Pool::new(<#ident as #krate::Poolable>::create)
+                static __POOL: #krate::Pool<#checked> =
+                    #krate::Pool::new(<#checked as #krate::Poolable>::create)
                         #capacity
                         #thread_capacity
                         #retain

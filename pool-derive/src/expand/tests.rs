@@ -158,27 +158,82 @@ fn the_pool_is_a_typed_static_with_the_struct_capacities() {
         }
     };
     let output = const_block_items(&expand(&input));
-    let poolable = quote!(#(#output)*).to_string();
+    let poolable = compact(quote!(#(#output)*));
     for expected in [
         quote!(#[automatically_derived] impl ::pool_core::Poolable for Request),
         quote!(let __pool_core_create: fn() -> Self = Self::make; __pool_core_create()),
         quote! {
             ::pool_core::pool! {
                 @named ::core::stringify!(Request) =>
-                static __POOL: ::pool_core::Pool<Request> =
-                    ::pool_core::Pool::new(<Request as ::pool_core::Poolable>::create)
-                        .capacity(1024)
-                        .thread_capacity(PER_THREAD);
+                static __POOL: ::pool_core::Pool<
+                    <Request as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
+                > = ::pool_core::Pool::new(
+                    <<Request as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
+                        as ::pool_core::Poolable>::create
+                )
+                .capacity(1024)
+                .thread_capacity(PER_THREAD);
             }
             &__POOL
         },
     ] {
-        let expected = expected.to_string();
+        let expected = compact(expected);
         assert!(
             poolable.contains(&expected),
             "missing `{expected}` in `{poolable}`"
         );
     }
+}
+
+#[test]
+fn the_struct_is_checked_to_be_send_at_each_field_and_the_rest_goes_through_the_check() {
+    let input: DeriveInput = parse_quote! {
+        struct Session { name: String, counter: Counter, next: Option<Box<Self>> }
+    };
+    let output = const_block_items(&expand(&input));
+    let output = compact(quote!(#(#output)*));
+    for expected in [
+        // Each field asked at its type, if the struct is not `Send`; `Self`
+        // named (a constant has none).
+        quote! {
+            const __POOL_CORE_SEND: usize = {
+                let _ = || {
+                    #[allow(unused_imports)]
+                    use ::pool_core::__private::{ProbeNotSend as _, ProbeSend as _};
+                    let __pool_core_kind =
+                        (&&::pool_core::__private::SendProbe::<Session>::new()).send_kind();
+                    __pool_core_kind.field::<String>();
+                    __pool_core_kind.field::<Counter>();
+                    __pool_core_kind.field::<Option<Box<Session> > >();
+                };
+                0
+            };
+        },
+        // The impls assume it, with a binder so that rustc does not check
+        // the bound at the impl.
+        quote!(impl ::pool_core::Reset for Session
+            where for<'__pool_core> Session: ::core::marker::Send),
+        quote!(impl ::pool_core::Poolable for Session
+            where for<'__pool_core> Session: ::core::marker::Send),
+        // The fallback `acquire`, only for a failed check.
+        quote!(impl Session where for<'__pool_core>
+            <Session as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type:
+                ::pool_core::__private::Failed),
+    ] {
+        let expected = compact(expected);
+        assert!(
+            output.contains(&expected),
+            "missing `{expected}` in `{output}`"
+        );
+    }
+
+    // A generic struct: no constant can name its parameters; its impls
+    // are bounded by `Self: Send`, and it has no static.
+    let generic: DeriveInput = parse_quote! {
+        struct Frame<T> { data: Vec<T>, counter: Counter }
+    };
+    let output = derive(&generic).to_string();
+    assert!(!output.contains("__POOL_CORE_SEND"), "{output}");
 }
 
 #[test]

@@ -1,8 +1,12 @@
 // A field of a type of the user's that is not `Send` (it holds a `Cell`
-// and an `Rc`) and implements `Clone` by hand: the derive cannot see it,
-// and rustc reports each place the expansion needs `Send`.
+// and an `Rc`) and implements `Clone` by hand: the derive cannot see the
+// `Rc`, so its expansion checks that each field's type is `Send`. One
+// error, at the field: none from the rest of the expansion, none from the
+// uses of the struct.
 use std::cell::Cell;
 use std::rc::Rc;
+
+use pool_core::Poolable;
 
 struct Counter {
     hits: Cell<u32>,
@@ -27,7 +31,7 @@ impl Default for Counter {
     }
 }
 
-#[derive(pool_core::Poolable, Default)]
+#[derive(Poolable, Default)]
 struct Session {
     name: String,
     counter: Counter,
@@ -35,5 +39,6 @@ struct Session {
 
 fn main() {
     let session = Session::acquire();
+    assert!(session.name.is_empty());
     drop(session);
 }
