@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use pool_core::{Pool, Poolable, Reset, ReuseVec, pool, rotate};
-use pool_suite::alloc::Counting;
+use pool_suite::alloc::{Counting, on_this_thread};
 
 #[global_allocator]
 static ALLOC: Counting = Counting::new();
@@ -61,22 +61,27 @@ pool! {
 }
 
 /// Every request 256 KiB, above the cold cap: after the pool has learned
-/// them, at most 0.01 allocations per request over the last 5,000, and a
-/// 16 MiB one is not kept.
+/// them, at most 0.01 allocations per request over the last 5,000, a
+/// rotation among them included, and a 16 MiB one is not kept.
 fn a_pool_of_large_objects_learns_to_keep_them() {
-    for _ in 0..5_000 {
-        let mut buf = LARGE.acquire();
-        buf.resize(256 << 10, 1);
-        black_box(&buf);
-    }
-    let (usage, ()) = ALLOC.measure(|| {
-        for _ in 0..5_000 {
+    let requests = |n| {
+        for _ in 0..n {
             let mut buf = LARGE.acquire();
             buf.resize(256 << 10, 1);
             black_box(&buf);
         }
-    });
-    let per_request = usage.allocs as f64 / 5_000.0;
+    };
+    requests(5_000);
+    // The requests' own allocations, on this thread. The process's count
+    // would take in the automatic rotation's too (the list of pools, and
+    // with `metrics` their figures: about 55 allocations here), and one
+    // landing in the window on a slow machine failed the bound. A rotation
+    // halfway, not counted, checks that the pool does not forget what it
+    // learned or its objects.
+    let (first, ()) = on_this_thread(|| requests(2_500));
+    rotate();
+    let (second, ()) = on_this_thread(|| requests(2_500));
+    let per_request = (first.allocs + second.allocs) as f64 / 5_000.0;
     assert!(per_request <= 0.01, "{per_request} allocations per request");
     let before = ALLOC.live();
     {
