@@ -456,27 +456,33 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// (full, gone or disabled) to the shared store.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) {
+        if let Err((value, held)) = self.offer(cache, value, now) {
+            put_shared(&self.state.core, cache, value, held);
+        }
+    }
+
+    /// Keeps a prepared `value` in `cache`, or drops it past the idle
+    /// budget: else the object, and its bytes, for the shared store.
+    #[inline(always)]
+    pub(crate) fn offer(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) -> Offered {
         let Prepared { value, mut bytes } = value;
         // A constant `None` in a `pool!` static without a budget.
         if let (Some(budget), Some(counted)) = (self.config.bytes.max_idle, bytes.as_mut()) {
             if !self.state.core.reserve_idle(counted.held, budget) {
                 self.state.core.count_oversize();
                 drop(value);
-                return;
+                return Ok(());
             }
             // Counted in the pool's counter: the cache counts nothing more.
             counted.held = 0;
         }
-        let value = Erased::new(value);
-        let value = match cache {
-            Some(cache) => match cache.push(value, now, bytes) {
-                Ok(()) => return,
-                Err(value) => value,
-            },
-            None => value,
-        };
         let held = bytes.map_or(0, |bytes| bytes.held);
-        put_shared(&self.state.core, cache, value, held);
+        let value = Erased::new(value);
+        match cache {
+            Some(cache) => cache.push(value, now, bytes),
+            None => Err(value),
+        }
+        .map_err(|value| (value, held))
     }
 }
 
@@ -606,6 +612,9 @@ unsafe fn keep_if(
     core.shared.destroy(value, false);
     None
 }
+
+/// What [`Pool::offer`] did not keep, and its bytes.
+type Offered = Result<(), (Erased, usize)>;
 
 /// A released object ready to be kept ([`Pool::prepare`]), and the bytes
 /// it holds if its type counts them.

@@ -88,7 +88,7 @@ use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
 use share::{
-    CLOSED, CreateClosure, Inner, Lent, RetainClosure, ShareList, acquire_erased, clear_erased,
+    CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased, clear_erased,
     put_erased,
 };
 use threads::HELD;
@@ -611,15 +611,15 @@ impl<T: Reset + Send + 'static> Inner<T> {
             if lent & HELD == 0 {
                 continue; // lent nothing, holds nothing
             }
-            let closing = CLOSED.wrapping_sub(lent - HELD);
+            let closing = (lent - HELD).wrapping_sub(OPEN);
             if back
                 .fetch_add(closing, Ordering::AcqRel)
                 .wrapping_add(closing)
-                == CLOSED
+                == 0
             {
                 self.owners.leave();
                 // SAFETY: the share's count, given back once (only this
-                // addition made `back` `CLOSED`: every guard was back);
+                // addition made `back` 0: every guard was back);
                 // not the last count, as the caller's handle holds one.
                 unsafe { Arc::decrement_strong_count(this) };
             }

@@ -46,11 +46,10 @@ use std::sync::{Arc, Weak};
 use crossbeam_utils::CachePadded;
 
 use super::threads::{self, Exit, Memo, ONE, ShareHead};
-use crate::engine::cache::RawCache;
+use crate::engine::cache::{RawCache, put_shared};
 use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
-use crate::pool::Prepared;
 use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::PoolState;
@@ -115,27 +114,28 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 /// that every thread shares (a strong count per guard made two threads on
 /// one pool slower than one). They are two, on two lines: `lent`, written
 /// by the owner alone (a load and a store per acquire), and `back`, which
-/// every release of one of the share's guards adds to, on whatever thread;
+/// every release of one of the share's guards takes from, on whatever thread;
 /// and `lent` is on a line apart from the `pool` fields those releases
 /// read.
 /// One count that both sides read-modify-write would move its line between
 /// the two cores for every object handed from one thread to another.
 /// Invariant, with `lent` = `ONE` × guards acquired + `HELD`, and `back` =
-/// `ONE` × guards given back (+ `CLOSED` − `ONE` × guards acquired, once
-/// closed), all modulo `usize`:
+/// `OPEN` − `ONE` × guards given back (+ `ONE` × guards acquired − `OPEN`,
+/// once closed), all modulo `usize`:
 /// - From when a thread takes it while a handle is left, the share holds
 ///   one strong count on the pool (`HELD`), taken under the pool's lock
 ///   on its shares (`share_slow`); so every share an acquire goes through holds
 ///   it (an acquire needs a handle, and none comes back once none is
 ///   left).
-/// - When the last handle goes, `close` adds `CLOSED` − `ONE` × guards
-///   acquired to `back` of every held share (no acquire can follow: it
+/// - When the last handle goes, `close` adds `ONE` × guards acquired −
+///   `OPEN` to `back` of every held share (no acquire can follow: it
 ///   needs a handle, and the handles' count orders every earlier acquire
-///   before `close`). From then `back` is `CLOSED` exactly when every
-///   guard is back, which before `close` it never is (`CLOSED` is its low
-///   bit). The one read-modify-write of `back` that makes it `CLOSED`,
-///   `close`'s or a release's (`give_back`), gives back the share's count.
-/// - A release touches nothing of the pool after its addition to `back`,
+///   before `close`). From then `back` is 0 exactly when every guard is
+///   back, which before `close` it never is (`OPEN`, its low bit, is set).
+///   The one read-modify-write of `back` that makes it 0, `close`'s or a
+///   release's (`give_back`, a subtraction whose flags say so), gives back
+///   the share's count.
+/// - A release touches nothing of the pool after its subtraction from `back`,
 ///   unless it is the one that gives the count back.
 #[repr(C)]
 pub(super) struct ThreadShare<T: Reset + Send + 'static> {
@@ -157,8 +157,8 @@ pub(super) struct ThreadShare<T: Reset + Send + 'static> {
     owner: AtomicU64,
 }
 
-/// `back`'s flag: the pool is closed (`ThreadShare`'s invariant).
-pub(super) const CLOSED: usize = 1;
+/// `back`'s flag: the pool is open (`ThreadShare`'s invariant).
+pub(super) const OPEN: usize = 1;
 
 // SAFETY: a share moves to another thread only from an exited owner to the
 // next, through the pool's lock, or to the pool's drop, once every thread's
@@ -178,7 +178,7 @@ impl<T: Reset + Send + 'static> ThreadShare<T> {
     ) -> Self {
         ThreadShare {
             head: ShareHead::new(home, RawCache::new(core), reset_on),
-            back: CachePadded::new(AtomicUsize::new(0)),
+            back: CachePadded::new(AtomicUsize::new(OPEN)),
             inner,
             owner: AtomicU64::new(threads::NOBODY),
         }
@@ -373,12 +373,8 @@ pub(super) fn home<T: Reset + Send + 'static>(reset_on: ResetOn, retains: bool) 
 }
 
 /// Gives a guard's count back to its share when dropped, also when the
-/// reset, the `retain` test or a destructor on the way panics; with the
-/// share's pool, read once.
-struct GiveBack<T: Reset + Send + 'static> {
-    share: NonNull<ThreadShare<T>>,
-    inner: NonNull<Inner<T>>,
-}
+/// reset, the `retain` test or a destructor on the way panics.
+struct GiveBack<T: Reset + Send + 'static>(NonNull<ThreadShare<T>>);
 
 impl<T: Reset + Send + 'static> GiveBack<T> {
     /// The count of the guard whose home is `home`, a share's.
@@ -388,26 +384,31 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
     /// `home` is a share's, and the caller gives up the count of a guard
     /// acquired through it.
     unsafe fn new(home: NonNull<Home<T>>) -> Self {
-        let share = home.cast::<ThreadShare<T>>();
-        // SAFETY: the guard's count keeps the share alive; `inner` is never
-        // written after the share is made.
-        let inner = unsafe { (*share.as_ptr()).inner() };
-        GiveBack { share, inner }
+        GiveBack(home.cast())
     }
 
     /// The share and its pool, alive until `self` drops.
     fn get(&self) -> (&ThreadShare<T>, &Inner<T>) {
         // SAFETY: the guard's count keeps the share's hold, and so the
         // pool, alive until `self` drops; other threads write only the
-        // share's atomics.
-        unsafe { (self.share.as_ref(), self.inner.as_ref()) }
+        // share's atomics, and nothing writes `inner` once it is made.
+        unsafe { (self.0.as_ref(), self.0.as_ref().inner().as_ref()) }
+    }
+
+    /// Runs `rest` on the share and its pool, then gives the count back:
+    /// the count goes along into the call, so that the release that calls
+    /// it keeps nothing for after it, nor for an unwind (no stack frame).
+    #[cold]
+    #[inline(never)]
+    fn then(self, rest: impl FnOnce((&ThreadShare<T>, &Inner<T>))) {
+        rest(self.get());
     }
 }
 
 impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
     fn drop(&mut self) {
         // SAFETY: the guard's share and count, given up by its home's call.
-        unsafe { give_back(self.share, self.inner) };
+        unsafe { give_back(self.0) };
     }
 }
 
@@ -428,14 +429,19 @@ fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: boo
     } else {
         ResetOn::Acquire
     };
-    if let Some(value) = inner.pool.prepare(value.0, reset_on, RETAIN) {
-        let now = epoch().now();
-        // The guard's own share, if this thread owns it (the common case:
-        // released where it was acquired); else this thread's share.
-        match here.own_cache() {
-            Some(cache) => inner.pool.give(Some(cache), value, now),
-            None => inner.give_here(value, now),
-        }
+    // The guard's own share, if this thread owns it (the common case:
+    // released where it was acquired); else this thread's share. Past the
+    // owner's cache, with the count (`GiveBack::then`).
+    let Some(cache) = here.own_cache() else {
+        return give_back.then(move |(_, inner)| inner.put(value.0));
+    };
+    let Some(value) = inner.pool.prepare(value.0, reset_on, RETAIN) else {
+        return;
+    };
+    if let Err((value, held)) = inner.pool.offer(Some(cache), value, epoch().now()) {
+        give_back.then(move |(here, inner)| {
+            put_shared(&inner.pool.state.core, Some(here.cache()), value, held);
+        });
     }
 }
 
@@ -452,20 +458,18 @@ fn share_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aband
 ///
 /// # Safety
 ///
-/// `share` is a guard's share, `inner` its pool (read before: once the
-/// addition is done the share may be gone), and the guard gives its count
-/// up: nothing of the pool may be used by the caller after this call.
-unsafe fn give_back<T: Reset + Send + 'static>(
-    share: NonNull<ThreadShare<T>>,
-    inner: NonNull<Inner<T>>,
-) {
+/// `share` is a guard's share, and the guard gives its count up: nothing
+/// of the pool may be used by the caller after this call.
+unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<ThreadShare<T>>) {
     // SAFETY: alive by the guard's count; `back` is only reached as an
     // atomic.
     let back = unsafe { &(*share.as_ptr()).back };
-    if back.fetch_add(ONE, Ordering::AcqRel).wrapping_add(ONE) == CLOSED {
+    // To 0: the share is closed (`OPEN` is clear) and every guard back.
+    if back.fetch_sub(ONE, Ordering::AcqRel) == ONE {
         // SAFETY: the share's count on the pool, which only this release
-        // gives back.
-        unsafe { let_go(inner) };
+        // gives back, and which keeps the share (freed with the pool) and
+        // its `inner` there until then.
+        unsafe { let_go((*share.as_ptr()).inner()) };
     }
 }
 
@@ -492,16 +496,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[inline]
     pub(super) fn put(&self, value: Boxed<T>) {
         if let Some(value) = self.pool.prepare(value, self.pool.config.reset_on, true) {
-            self.give_here(value, epoch().now());
+            self.pool.give(self.cache(), value, epoch().now());
         }
-    }
-
-    /// Returns a prepared `value` through the calling thread's cache: a
-    /// release on a thread other than its share's owner (a call of its
-    /// own, so that the owner's release keeps nothing for it).
-    #[inline(never)]
-    fn give_here(&self, value: Prepared<T>, now: u64) {
-        self.pool.give(self.cache(), value, now);
     }
 }
 

@@ -83,10 +83,12 @@ pub(crate) const NOBODY: u64 = 0;
 /// A thread's token before it is given: no share's owner.
 const UNSET: u64 = u64::MAX;
 
-/// The memo's entries, each a pool's id and the thread's share of it, and
-/// the thread's token, on one thread-local.
+/// The memo's entries, each a pool's id and the thread's share of it (in
+/// two arrays: an index scales by 8, not by 16), and the thread's token,
+/// on one thread-local.
 struct Entries {
-    entries: [Cell<(u64, NonNull<()>)>; 4],
+    ids: [Cell<u64>; 4],
+    shares: [Cell<NonNull<()>>; 4],
     token: Cell<u64>,
 }
 
@@ -94,7 +96,8 @@ std::thread_local! {
     /// No destructor, so it is readable during thread-local destruction.
     static MEMO: Entries = const {
         Entries {
-            entries: [const { Cell::new((0, NonNull::dangling())) }; 4],
+            ids: [const { Cell::new(0) }; 4],
+            shares: [const { Cell::new(NonNull::dangling()) }; 4],
             token: Cell::new(UNSET),
         }
     };
@@ -143,11 +146,7 @@ pub(crate) fn own_token() -> u64 {
 /// list of shares.
 pub(crate) fn off() {
     if !MODELLED {
-        MEMO.with(|memo| {
-            memo.entries
-                .iter()
-                .for_each(|entry| entry.set((OFF, NonNull::dangling())));
-        });
+        MEMO.with(|memo| memo.ids.iter().for_each(|id| id.set(OFF)));
     }
 }
 
@@ -166,7 +165,8 @@ pub(crate) enum Memo {
 #[inline]
 pub(crate) fn get(id: u64) -> Memo {
     if !MODELLED {
-        let (known, cache) = MEMO.with(|memo| memo.entries[(id % 4) as usize].get());
+        let at = (id % 4) as usize;
+        let (known, cache) = MEMO.with(|memo| (memo.ids[at].get(), memo.shares[at].get()));
         // Ids start at 1 and `OFF` is none: a match is a recorded cache.
         if known == id {
             return Memo::Hit(cache);
@@ -182,10 +182,11 @@ pub(crate) fn get(id: u64) -> Memo {
 /// Must be called just after the thread's list gave it (module docs).
 pub(crate) fn set(id: u64, cache: NonNull<()>) {
     if !MODELLED {
+        let at = (id % 4) as usize;
         MEMO.with(|memo| {
-            let entry = &memo.entries[(id % 4) as usize];
-            if entry.get().0 != OFF {
-                entry.set((id, cache));
+            if memo.ids[at].get() != OFF {
+                memo.ids[at].set(id);
+                memo.shares[at].set(cache);
             }
         });
     }
