@@ -456,7 +456,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// (full, gone or disabled) to the shared store.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) {
-        if let Err((value, held)) = self.offer(cache, value, now) {
+        if let (Err(value), held) = self.offer(cache, value, now) {
             put_shared(&self.state.core, cache, value, held);
         }
     }
@@ -471,18 +471,18 @@ impl<T: Reset + Send + 'static> Pool<T> {
             if !self.state.core.reserve_idle(counted.held, budget) {
                 self.state.core.count_oversize();
                 drop(value);
-                return Ok(());
+                return (Ok(()), 0);
             }
             // Counted in the pool's counter: the cache counts nothing more.
             counted.held = 0;
         }
         let held = bytes.map_or(0, |bytes| bytes.held);
         let value = Erased::new(value);
-        match cache {
+        let kept = match cache {
             Some(cache) => cache.push(value, now, bytes),
             None => Err(value),
-        }
-        .map_err(|value| (value, held))
+        };
+        (kept, held)
     }
 }
 
@@ -614,7 +614,7 @@ unsafe fn keep_if(
 }
 
 /// What [`Pool::offer`] did not keep, and its bytes.
-type Offered = Result<(), (Erased, usize)>;
+type Offered = (Result<(), Erased>, usize);
 
 /// A released object ready to be kept ([`Pool::prepare`]), and the bytes
 /// it holds if its type counts them.

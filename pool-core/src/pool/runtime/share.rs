@@ -438,7 +438,7 @@ fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: boo
     let Some(value) = inner.pool.prepare(value.0, reset_on, RETAIN) else {
         return;
     };
-    if let Err((value, held)) = inner.pool.offer(Some(cache), value, epoch().now()) {
+    if let (Err(value), held) = inner.pool.offer(Some(cache), value, epoch().now()) {
         give_back.then(move |(here, inner)| {
             put_shared(&inner.pool.state.core, Some(here.cache()), value, held);
         });
