@@ -36,7 +36,8 @@ use crate::sync::LocalKey;
 /// The initializer is a constant expression of type [`PoolConfig<T>`](crate::PoolConfig), usually
 /// [`Pool::new`](crate::Pool::new) followed by [`capacity`](crate::PoolConfig::capacity) and
 /// [`thread_capacity`](crate::PoolConfig::thread_capacity). `T` must implement
-/// [`Reset`](crate::Reset) and `Send`.
+/// [`Reset`](crate::Reset) and `Send`; a `T` that does not is one error at
+/// the static's type for each bound it misses, rustc's own.
 ///
 /// A `static` cannot be generic, so neither can a pool declared here;
 /// declare one pool per concrete type, derive `Poolable` on a generic
@@ -58,12 +59,12 @@ use crate::sync::LocalKey;
 /// in constants") for a capacity computed by a function. Both mean the
 /// same: make that pool at run time with `Pool::builder`.
 // Hygiene: the expansion must not break whatever the user names a static,
-// a type or a module. So it declares no type, and the constant and the two
-// statics it declares, all in the value namespace, live in an inner block
-// where only `$ty` and `$init` are used: `$ty` is a type, and `$init` is
-// evaluated once, as that constant, so that the state gets the pool's
-// bounds (a user's path in it, a module or a type, is in the type
-// namespace; only a value of its own named like these three would be
+// a type or a module. So it declares no type, and the two constants and the
+// two statics it declares, all in the value namespace, live in an inner
+// block where only `$ty` and `$init` are used: `$ty` is a type, and `$init`
+// is evaluated once, as the second constant, so that the state gets the
+// pool's bounds (a user's path in it, a module or a type, is in the type
+// namespace; only a value of its own named like these four would be
 // hidden). `$name` is used outside that block. It binds no local with
 // `let`, and its one parameter is named in the `__pool_core_` space: a
 // binding cannot be named like a static, a constant or a unit struct in
@@ -113,11 +114,24 @@ macro_rules! pool {
             unsafe {
                 $crate::__private::finish(
                     {
+                        // `$ty` again: a type that is no pool (`Pool<T>` of a
+                        // `T` that is not `Send`, say) is reported here in the
+                        // words of the static's own error (cargo prints the
+                        // two once), and the constant fails, which makes the
+                        // item type below an error type (`Checked`), so that
+                        // each use of it, which needs the same bounds, adds no
+                        // error of its own.
+                        const __POOL_CORE_CHECK: usize = {
+                            let _: $ty;
+                            0
+                        };
                         const __POOL_CORE_CONFIG: $crate::PoolConfig<
-                            <$ty as $crate::__private::PoolType>::Item,
+                            <<$ty as $crate::__private::Checked<[(); __POOL_CORE_CHECK]>>::Type
+                                as $crate::__private::PoolType>::Item,
                         > = $init;
                         static __POOL_CORE_STATE: $crate::__private::PoolState<
-                            <$ty as $crate::__private::PoolType>::Item,
+                            <<$ty as $crate::__private::Checked<[(); __POOL_CORE_CHECK]>>::Type
+                                as $crate::__private::PoolType>::Item,
                         > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
                         $crate::__private::thread_local! {
                             static __POOL_CORE_LOCAL: $crate::__private::ThreadCache = const {
@@ -136,12 +150,18 @@ macro_rules! pool {
                         // inlined.
                         #[allow(clippy::inline_always)]
                         #[inline(always)]
+                        // The same check, unnamed: a constant named here
+                        // would hide a pool of that name from `&$name`.
                         fn __pool_core_release(
                             _: ::core::ptr::NonNull<
-                                $crate::__private::Home<<$ty as $crate::__private::PoolType>::Item>,
+                                $crate::__private::Home<
+                                    <<$ty as $crate::__private::Checked<[(); { let _: $ty; 0 }]>>::Type
+                                        as $crate::__private::PoolType>::Item,
+                                >,
                             >,
                             __pool_core_value: $crate::__private::Released<
-                                <$ty as $crate::__private::PoolType>::Item,
+                                <<$ty as $crate::__private::Checked<[(); { let _: $ty; 0 }]>>::Type
+                                    as $crate::__private::PoolType>::Item,
                             >,
                         ) {
                             $crate::__private::release(&$name, __pool_core_value)
