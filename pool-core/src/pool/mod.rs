@@ -214,7 +214,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// [`acquire`](Self::acquire) for the run-time pool whose shares are
     /// reached through `runtime`: through the calling thread's share, which
     /// the memo gives on the fast path.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn acquire_runtime(&self, runtime: &Runtime<T>) -> Pooled<T> {
         if let Memo::Hit(share) = runtime::threads::get(runtime.id) {
             // SAFETY: recorded for this pool (ids are never reused), so
