@@ -32,14 +32,45 @@ if [ $# -eq 0 ]; then
 fi
 
 for sanitizer in "$@"; do
+    case "$sanitizer" in
+        address | thread) ;;
+        *) echo "unknown sanitizer: $sanitizer (address or thread)" >&2; exit 2 ;;
+    esac
+done
+
+# One sanitizer's build and run.
+check() {
+    local sanitizer=$1
     printf '\n=== %s sanitizer: %s ===\n' "$sanitizer" "${tests[*]}"
     case "$sanitizer" in
         address) export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1}" ;;
         thread) export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" ;;
-        *) echo "unknown sanitizer: $sanitizer (address or thread)" >&2; exit 2 ;;
     esac
     RUSTFLAGS="-Zsanitizer=$sanitizer ${RUSTFLAGS:-}" \
     RUSTDOCFLAGS="-Zsanitizer=$sanitizer ${RUSTDOCFLAGS:-}" \
     CARGO_TARGET_DIR="target/${sanitizer:0:1}san" \
         cargo "+$toolchain" test -Zbuild-std --target "$target" -p pool-tests "${tests[@]}"
+}
+
+sanitizers=("$@")
+# Both at once, each in its own target directory: alone, each build's
+# serial stretches and its test runs leave a core idle. Each one's output
+# is printed whole once both are done.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+pids=()
+for sanitizer in "$@"; do
+    check "$sanitizer" > "$logs/$sanitizer" 2>&1 &
+    pids+=("$!")
 done
+failed=()
+for i in "${!pids[@]}"; do
+    wait "${pids[i]}" || failed+=("${sanitizers[i]}")
+done
+for sanitizer in "$@"; do
+    cat "$logs/$sanitizer"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "scripts/sanitizers.sh: FAILED under ${failed[*]}" >&2
+    exit 1
+fi
