@@ -62,10 +62,10 @@ fn assert_two_rotations_expire_everything(pool: &'static Pool<Obj>) {
 /// Runs `model` with loom's preemption bound at most `cap`.
 ///
 /// For the three-thread models: every acquire and release there takes the
-/// store's lock and reads its hints and the epoch, so at the script's
-/// default bound of 4 each would explore for longer than the CI budget
-/// allows; capped, they stay within it. The two-thread models keep the
-/// full bound.
+/// store's lock and reads its hints and the epoch, so at a bound of 4 (the
+/// script's default until issue 38) each would explore for longer than the
+/// CI budget allows; capped, they stay within it. The two-thread models
+/// keep the script's bound.
 fn model_with_preemptions_at_most<F>(cap: usize, model: F)
 where
     F: Fn() + Sync + Send + 'static,
