@@ -143,6 +143,14 @@ impl<T, C> Checked<C> for T {
     type Type = T;
 }
 
+/// The body of a derived struct's fallback `acquire`: a call, cheaper to
+/// compile in every derived struct than `unreachable!()`. Never called: the
+/// fallback applies only to a program that does not compile.
+#[must_use]
+pub fn unpoolable<T>() -> Unpoolable<T> {
+    unreachable!("a derived struct's fallback `acquire` applies only next to a compile error")
+}
+
 /// The bound of a derived struct's fallback `acquire`, implemented for
 /// nothing: it holds only when it names a failed check (an error), so the
 /// user's `T::acquire()` finds the fallback only next to the check's error.

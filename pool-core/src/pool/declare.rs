@@ -101,10 +101,24 @@ macro_rules! pool {
             $vis static $name: $ty = $init;
         }
     )+};
-    // The derive's form, not part of the API: the pool is listed by
-    // `pools()` under the type's name rather than the static's.
+    // Listed by `pools()` under `$pool_name`; `$ty` checked (see below).
     (
         @named $pool_name:expr =>
+        $(#[$attr:meta])*
+        $vis:vis static $name:ident : $ty:ty = $init:expr;
+    ) => {
+        $crate::pool! {
+            @declare $pool_name, [{ let _: $ty; 0 }] =>
+            $(#[$attr])*
+            $vis static $name: $ty = $init;
+        }
+    };
+    // The derive's form, not part of the API: the pool is listed by
+    // `pools()` under the type's name rather than the static's, and `$check`
+    // is the constant that checks `$ty` (the derive's own check, through
+    // which its `$ty` is named, passes 0).
+    (
+        @declare $pool_name:expr, [$($check:tt)*] =>
         $(#[$attr:meta])*
         $vis:vis static $name:ident : $ty:ty = $init:expr;
     ) => {
@@ -114,17 +128,15 @@ macro_rules! pool {
             unsafe {
                 $crate::__private::finish(
                     {
-                        // `$ty` again: a type that is no pool (`Pool<T>` of a
-                        // `T` that is not `Send`, say) is reported here in the
-                        // words of the static's own error (cargo prints the
-                        // two once), and the constant fails, which makes the
-                        // item type below an error type (`Checked`), so that
-                        // each use of it, which needs the same bounds, adds no
-                        // error of its own.
-                        const __POOL_CORE_CHECK: usize = {
-                            let _: $ty;
-                            0
-                        };
+                        // For `pool!`'s own statics, `$ty` again: a type that
+                        // is no pool (`Pool<T>` of a `T` that is not `Send`,
+                        // say) is reported here in the words of the static's
+                        // own error (cargo prints the two once), and the
+                        // constant fails, which makes the item type below an
+                        // error type (`Checked`), so that each use of it,
+                        // which needs the same bounds, adds no error of its
+                        // own.
+                        const __POOL_CORE_CHECK: usize = $($check)*;
                         const __POOL_CORE_CONFIG: $crate::PoolConfig<
                             <<$ty as $crate::__private::Checked<[(); __POOL_CORE_CHECK]>>::Type
                                 as $crate::__private::PoolType>::Item,
@@ -155,12 +167,12 @@ macro_rules! pool {
                         fn __pool_core_release(
                             _: ::core::ptr::NonNull<
                                 $crate::__private::Home<
-                                    <<$ty as $crate::__private::Checked<[(); { let _: $ty; 0 }]>>::Type
+                                    <<$ty as $crate::__private::Checked<[(); $($check)*]>>::Type
                                         as $crate::__private::PoolType>::Item,
                                 >,
                             >,
                             __pool_core_value: $crate::__private::Released<
-                                <<$ty as $crate::__private::Checked<[(); { let _: $ty; 0 }]>>::Type
+                                <<$ty as $crate::__private::Checked<[(); $($check)*]>>::Type
                                     as $crate::__private::PoolType>::Item,
                             >,
                         ) {

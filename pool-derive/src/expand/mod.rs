@@ -52,7 +52,7 @@
 //!         #[inline]
 //!         fn pool() -> &'static ::pool_core::Pool<Self> {
 //!             ::pool_core::pool! {
-//!                 @named ::core::stringify!(Request) => // listed by `pools()` as "Request"
+//!                 @declare ::core::stringify!(Request), [0] => // listed by `pools()` as "Request"
 //!                 // `Checked`: `Request`, or after a failed check an error type.
 //!                 static __POOL: ::pool_core::Pool<<Request as Checked<[(); __POOL_CORE_SEND]>>::Type> =
 //!                     ::pool_core::Pool::new(<... as ::pool_core::Poolable>::create).capacity(1024);

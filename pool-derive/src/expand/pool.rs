@@ -96,8 +96,10 @@ pub(super) fn body(krate: &Path, input: &Input<'_>, checked: &TokenStream) -> To
             None => quote!(::core::stringify!(#ident)),
         };
         quote! {
+            // `@declare` with no check of its own: `checked` is the
+            // struct through the derive's.
             #krate::pool! {
-                @named #name =>
+                @declare #name, [0] =>
                 static __POOL: #krate::Pool<#checked> =
                     #krate::Pool::new(<#checked as #krate::Poolable>::create)
                         #capacity

@@ -33,7 +33,7 @@
 //! // The user's `Session::acquire()` finds this one only after a failed
 //! // check (its bound then names an error, which holds), and type-checks.
 //! impl Session where for<'__pool_core> <Session as Checked<[(); __POOL_CORE_SEND]>>::Type: Failed {
-//!     fn acquire() -> Unpoolable<Self> { unreachable!() }
+//!     fn acquire() -> Unpoolable<Self> { unpoolable() }
 //! }
 //! ```
 //!
@@ -118,7 +118,7 @@ impl<'a> SendCheck<'a> {
             impl #ident where for<'__pool_core> #checked: #krate::__private::Failed {
                 #[allow(dead_code)]
                 fn acquire() -> #krate::__private::Unpoolable<Self> {
-                    ::core::unreachable!()
+                    #krate::__private::unpoolable()
                 }
             }
         }

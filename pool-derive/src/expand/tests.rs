@@ -164,7 +164,7 @@ fn the_pool_is_a_typed_static_with_the_struct_capacities() {
         quote!(let __pool_core_create: fn() -> Self = Self::make; __pool_core_create()),
         quote! {
             ::pool_core::pool! {
-                @named ::core::stringify!(Request) =>
+                @declare ::core::stringify!(Request), [0] =>
                 static __POOL: ::pool_core::Pool<
                     <Request as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
                 > = ::pool_core::Pool::new(
