@@ -32,6 +32,8 @@
 //! impl Poolable for Session where for<'__pool_core> Session: Send { ... }
 //! // The user's `Session::acquire()` finds this one only after a failed
 //! // check (its bound then names an error, which holds), and type-checks.
+//! // Not in rustdoc's build, where `[Session::acquire]` must find the trait's.
+//! #[cfg(not(doc))]
 //! impl Session where for<'__pool_core> <Session as Checked<[(); __POOL_CORE_SEND]>>::Type: Failed {
 //!     fn acquire() -> Unpoolable<Self> { unpoolable() }
 //! }
@@ -114,7 +116,11 @@ impl<'a> SendCheck<'a> {
             // What the user's `T::acquire()` finds when the struct is not
             // `Send` (and only then: the bound holds for no type), so that
             // the call, and the uses of what it returns, add no error to
-            // the fields'.
+            // the fields'. Not in rustdoc's build: an inherent `acquire`,
+            // even one that never applies, is what an intra-doc link
+            // `[Session::acquire]` in the user's docs would resolve to (a
+            // private item, so a broken link), not `Poolable::acquire`.
+            #[cfg(not(doc))]
             impl #ident where for<'__pool_core> #checked: #krate::__private::Failed {
                 #[allow(dead_code)]
                 fn acquire() -> #krate::__private::Unpoolable<Self> {
