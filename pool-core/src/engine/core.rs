@@ -426,7 +426,7 @@ impl Rotate for PoolCore {
     }
 
     #[inline(never)]
-    fn rotate_to(&self, now: u64) {
+    fn rotate_to(&self, now: u64) -> bool {
         // The caches first, then the store (the lock order of every path
         // that takes both). Locking the store ages its tiers; the caches of
         // idle threads are turned over into it as their owners would turn
@@ -440,7 +440,9 @@ impl Rotate for PoolCore {
         let dead = store.unlock();
         drop(caches);
         drop(fork);
+        let dropped = !dead.is_empty();
         drop(dead);
+        dropped
     }
 }
 

@@ -29,8 +29,9 @@ use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 /// lists.
 pub(crate) trait Rotate: Send + Sync {
     /// Ages the shared tiers and the idle threads' caches to epoch `now`,
-    /// dropping what expires.
-    fn rotate_to(&self, now: u64);
+    /// dropping what expires; whether it dropped any object (for the
+    /// allocator trim).
+    fn rotate_to(&self, now: u64) -> bool;
 
     /// The pool's name (see [`PoolInfo::name`]).
     fn name(&self) -> &'static str;

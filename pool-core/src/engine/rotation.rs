@@ -111,7 +111,6 @@ pub fn rotate() {
     // A destructor that panics must not leave the other pools unrotated:
     // rotate them all, then pass the first panic on.
     let mut panic = None;
-    let trim = trim_enabled();
     let mut dropped_any = false;
     for entry in pools {
         // A run-time pool whose last handle and guard are gone is skipped;
@@ -119,11 +118,10 @@ pub fn rotate() {
         // rotation, with no lock held.
         let Some(pool) = entry.visit() else { continue };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-            // Only the trim needs to know whether objects went, and reading
-            // the counters costs each pool's cache lock: not when it is off.
-            let before = trim.then(|| pool.stats().dropped_rotation);
-            pool.rotate_to(now);
-            let dropped = before.is_some_and(|before| pool.stats().dropped_rotation != before);
+            // Whether objects went, for the trim: from the rotation itself,
+            // not from the pool's counters before and after (two more
+            // takings of each pool's cache lock per rotation).
+            let dropped = pool.rotate_to(now);
             drop(pool);
             dropped
         })) {

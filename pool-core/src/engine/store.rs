@@ -513,6 +513,11 @@ impl<T> Graveyard<T> {
         }
     }
 
+    /// Whether no object is to be destroyed.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.dead.is_empty()
+    }
+
     /// An empty graveyard for the same objects.
     pub(crate) fn empty(&self) -> Self {
         Graveyard {

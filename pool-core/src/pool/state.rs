@@ -187,8 +187,8 @@ impl<T: Reset + Send + 'static> PoolState<T> {
 
     /// Ages the pool to epoch `now` (see [`PoolCore`]'s `rotate_to`).
     #[inline]
-    pub(crate) fn rotate_to(&self, now: u64) {
-        self.core.rotate_to(now);
+    pub(crate) fn rotate_to(&self, now: u64) -> bool {
+        self.core.rotate_to(now)
     }
 }
 

@@ -545,8 +545,8 @@ impl<T: Reset + Send + 'static> Rotate for Inner<T> {
         self.state.core.hold_for_fork(held);
     }
 
-    fn rotate_to(&self, now: u64) {
-        self.state.rotate_to(now);
+    fn rotate_to(&self, now: u64) -> bool {
+        self.state.rotate_to(now)
     }
 
     fn name(&self) -> &'static str {
