@@ -10,7 +10,7 @@
 //!     const __POOL_CORE_SEND: usize = { ... };
 //!     impl Request where ... { fn acquire() -> Unpoolable<Self> { ... } }
 //!     #[automatically_derived]
-//!     impl ::pool_core::Reset for Request where for<'__pool_core> Request: Send {
+//!     impl ::pool_core::Reset for Request {
 //!         #[inline]
 //!         fn reset(&mut self) {
 //!             // One pass over the fields, for every use of them: a field's
@@ -175,14 +175,19 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     let reset_where = reset_where.as_ref().or(where_clause);
     let mut poolable_where = poolable_where.as_ref().or(where_clause).cloned();
     let shape = Shape::new(input, reset_where);
-    let (reset, mut reset_where) = reset_body(krate, &shape, fields, reset_where);
-    // After the reset's nested functions took the bounds: they need no
-    // `Send`.
+    let checked = send.checked(krate);
+    let (reset, reset_where) = reset_body(
+        krate,
+        &shape,
+        fields,
+        reset_where,
+        (!generic).then_some(&checked),
+    );
     if let Some(assumed) = send.assumed() {
-        for clause in [&mut reset_where, &mut poolable_where] {
-            let clause = clause.get_or_insert_with(|| parse_quote!(where));
-            clause.predicates.push(assumed.clone());
-        }
+        poolable_where
+            .get_or_insert_with(|| parse_quote!(where))
+            .predicates
+            .push(assumed);
     }
     let heap = heap::heap_items(krate, fields);
     let send = send.items(krate, fields);

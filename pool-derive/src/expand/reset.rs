@@ -50,6 +50,7 @@ pub(super) fn reset_body(
     shape: &Shape<'_>,
     fields: &[Field<'_>],
     reset_where: Option<&WhereClause>,
+    checked: Option<&TokenStream>,
 ) -> (TokenStream, Option<WhereClause>) {
     let this = This::Method;
     if !fields.iter().any(Field::is_plain) {
@@ -90,6 +91,7 @@ pub(super) fn reset_body(
         }
     });
     let kinds = kinds(krate);
+    let checked = checked.unwrap_or(ty);
     let fields_fn = quote! {
         // Inlined into the reset, whose clean case is then the plain
         // per-field reset, in an optimised build; called, in a debug one.
@@ -115,11 +117,11 @@ pub(super) fn reset_body(
             // reset, or its pool's state), and the pass is its
             // `__pool_fields`, as `restore` asks.
             unsafe {
-                __pool_core_template.restore(
+                __pool_core_template.restore::<#checked>(
                     self,
                     __pool_fields #turbofish,
-                    <#ty as #krate::Poolable>::create,
-                    (&&#krate::__private::Share::<#ty>::new()).access(),
+                    <#checked as #krate::Poolable>::create,
+                    (&&#krate::__private::Share::<#checked>::new()).access(),
                 );
             }
         }

@@ -26,10 +26,11 @@
 //! // The pool's static names the struct through the constant: a failed
 //! // constant makes it an error type, on which rustc reports nothing more.
 //! static __POOL: Pool<<Session as Checked<[(); __POOL_CORE_SEND]>>::Type> = ...;
-//! // The impls assume that the struct is `Send` (`for<'a>`: rustc checks
-//! // a bound that names no parameter at the impl, unless it has a binder).
-//! impl Reset for Session where for<'__pool_core> Session: Send { ... }
+//! // `Poolable` assumes that the struct is `Send` (`for<'a>`: rustc checks
+//! // a bound that names no parameter at the impl, unless it has a binder);
+//! // the reset's restore, which needs `Send`, names it through the check.
 //! impl Poolable for Session where for<'__pool_core> Session: Send { ... }
+//! impl Reset for Session { ... restore::<<Session as Checked<..>>::Type>(..) ... }
 //! // The user's `Session::acquire()` finds this one only after a failed
 //! // check (its bound then names an error, which holds), and type-checks.
 //! // Not in rustdoc's build, where `[Session::acquire]` must find the trait's.
@@ -130,14 +131,14 @@ impl<'a> SendCheck<'a> {
         }
     }
 
-    /// The bound of the `Reset` and `Poolable` impls: what the check
-    /// asserts, assumed.
+    /// The bound of the `Poolable` impl: what the check asserts, assumed.
     pub(super) fn assumed(&self) -> Option<syn::WherePredicate> {
         let ident = self.ident?;
         Some(syn::parse_quote!(for<'__pool_core> #ident: ::core::marker::Send))
     }
 
-    /// The struct as the pool's static names it: through the check.
+    /// The struct as the pool's static and the reset's restore name it:
+    /// through the check.
     pub(super) fn checked(&self, krate: &Path) -> TokenStream {
         let Some(ident) = self.ident else {
             return quote!(Self);

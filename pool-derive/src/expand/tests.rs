@@ -209,12 +209,13 @@ fn the_struct_is_checked_to_be_send_at_each_field_and_the_rest_goes_through_the_
                 0
             };
         },
-        // The impls assume it, with a binder so that rustc does not check
-        // the bound at the impl.
-        quote!(impl ::pool_core::Reset for Session
-            where for<'__pool_core> Session: ::core::marker::Send),
+        // `Poolable` assumes it, with a binder so that rustc does not check
+        // the bound at the impl; the restore goes through the check.
         quote!(impl ::pool_core::Poolable for Session
             where for<'__pool_core> Session: ::core::marker::Send),
+        quote!(__pool_core_template.restore::<
+            <Session as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
+        >),
         // The fallback `acquire`, only for a failed check.
         quote!(impl Session where for<'__pool_core>
             <Session as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type:
@@ -269,11 +270,17 @@ fn plain_fields_go_through_the_template_and_attributed_ones_do_not() {
             #[allow(unused_imports)]
             use ::pool_core::__private::{LockedTemplate as _, ShareTemplate as _};
             unsafe {
-                __pool_core_template.restore(
+                __pool_core_template.restore::<
+                    <Settings as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
+                >(
                     self,
                     __pool_fields,
-                    <Settings as ::pool_core::Poolable>::create,
-                    (&&::pool_core::__private::Share::<Settings>::new()).access(),
+                    <<Settings as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
+                        as ::pool_core::Poolable>::create,
+                    (&&::pool_core::__private::Share::<
+                        <Settings as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
+                    >::new())
+                    .access(),
                 );
             }
         }))),
