@@ -151,7 +151,8 @@ impl Calibration {
     /// Adds `tally` to the histogram and empties it, unless another thread
     /// is folding (the tally then waits for the next try); calibrates once
     /// the histogram holds [`CALIBRATE`] releases' weight, or `at_least` if
-    /// smaller (a rotation folds what idle caches tallied, however little).
+    /// smaller (every caller passes `CALIBRATE`; the unit tests pass 1 to
+    /// calibrate on what little they tallied).
     pub(crate) fn fold(&self, tally: &mut Tally, at_least: u32) {
         let Ok(mut folded) = self.folded.try_lock() else {
             return;
