@@ -208,7 +208,7 @@ mod tests {
             idle: 9,
             ..Stats::default()
         };
-        raise_counters(&mut stats, &floor);
+        raise_counters(&mut stats, floor);
         assert_eq!((stats.returned, stats.created, stats.idle), (5, 2, 1));
     }
 }

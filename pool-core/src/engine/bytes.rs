@@ -145,15 +145,13 @@ impl Calibration {
     pub(crate) fn record(&self, bytes: usize) {
         let mut one = Tally::new();
         one.record(bytes, 1);
-        self.fold(&mut one, CALIBRATE);
+        self.fold(&mut one);
     }
 
     /// Adds `tally` to the histogram and empties it, unless another thread
     /// is folding (the tally then waits for the next try); calibrates once
-    /// the histogram holds [`CALIBRATE`] releases' weight, or `at_least` if
-    /// smaller (every caller passes `CALIBRATE`; the unit tests pass 1 to
-    /// calibrate on what little they tallied).
-    pub(crate) fn fold(&self, tally: &mut Tally, at_least: u32) {
+    /// the histogram holds [`CALIBRATE`] releases' weight.
+    pub(crate) fn fold(&self, tally: &mut Tally) {
         let Ok(mut folded) = self.folded.try_lock() else {
             return;
         };
@@ -163,7 +161,7 @@ impl Calibration {
         }
         folded.total += tally.total;
         *tally = Tally::new();
-        if folded.total == 0 || folded.total < CALIBRATE.min(at_least) {
+        if folded.total < CALIBRATE {
             return;
         }
         // The 95th percentile's class: its upper end is the usual size.
@@ -198,7 +196,7 @@ mod tests {
         for i in 0..5000 {
             let bytes = if i % 100 == 0 { 4 << 20 } else { 1024 };
             if tally.record(bytes, 1) {
-                calibration.fold(&mut tally, CALIBRATE);
+                calibration.fold(&mut tally);
             }
         }
         assert_eq!(calibration.usual(), 1024);
@@ -211,20 +209,18 @@ mod tests {
         let mut tally = Tally::new();
         for _ in 0..4 {
             while !tally.record(256 << 10, SAMPLE as u16) {}
-            calibration.fold(&mut tally, CALIBRATE);
+            calibration.fold(&mut tally);
         }
         assert_eq!(calibration.usual(), 256 << 10);
         assert!(calibration.bound() > 256 << 10);
     }
 
     #[test]
-    fn a_small_fold_waits_unless_asked() {
+    fn a_small_fold_teaches_nothing() {
         let calibration = Calibration::new();
         let mut tally = Tally::new();
         tally.record(100, 1);
-        calibration.fold(&mut tally, CALIBRATE);
+        calibration.fold(&mut tally);
         assert_eq!(calibration.bound(), COLD_CAP, "one release teaches nothing");
-        calibration.fold(&mut Tally::new(), 1);
-        assert_eq!(calibration.bound(), FLOOR);
     }
 }

@@ -93,16 +93,6 @@ impl CoreRef {
     }
 }
 
-impl std::ops::Deref for CoreRef {
-    type Target = PoolCore;
-
-    #[inline]
-    fn deref(&self) -> &PoolCore {
-        // SAFETY: the core outlives every holder of the pointer
-        // (`CoreRef::new`).
-        unsafe { self.0.as_ref() }
-    }
-}
 // SAFETY: a shared reference to a `PoolCore`, which is `Sync` (its
 // mutable parts are behind locks and atomics).
 unsafe impl Send for CoreRef {}
@@ -145,12 +135,12 @@ impl PoolCore {
     /// and returns the epoch to file objects under. Called by every slow
     /// path before it stores objects: registered first, then the epoch
     /// read, so that any rotation past the epoch read sees this pool (see
-    /// `Epoch::latest`).
+    /// `Epoch::now`).
     pub(crate) fn register(&self) -> u64 {
         if !self.registered.load(Ordering::Acquire) {
             self.register_slow();
         }
-        epoch().latest()
+        epoch().now()
     }
 
     #[cold]
@@ -174,12 +164,6 @@ impl PoolCore {
     /// registry reaches it: before any use.
     pub(crate) fn set_owner(&mut self, owner: Weak<dyn Rotate>) {
         self.owner = Some(owner);
-    }
-
-    /// The name [`pools`](crate::pools) lists the pool under.
-    #[inline]
-    pub(crate) fn name(&self) -> &'static str {
-        self.name
     }
 
     /// The counter bumped when an object is dropped instead of returned.
@@ -324,7 +308,7 @@ impl PoolCore {
         if !self.registered.load(Ordering::Acquire) {
             return; // no cache of it exists and nothing was ever filed
         }
-        let now = epoch().latest();
+        let now = epoch().now();
         let fork = excluded();
         let mut caches = lock(&self.caches);
         let mut store = self.shared.lock(now);
@@ -338,10 +322,54 @@ impl PoolCore {
         drop(fork);
         drop(dead);
     }
+}
+
+/// The shared store's side of a slow path, for a thread with no cache (it
+/// is exiting, or the pool keeps none).
+impl PoolCore {
+    /// Takes an object from the shared store for an acquire that has no
+    /// thread cache to go through. What the store expired on the way is
+    /// returned to be destroyed by the caller.
+    #[inline(never)]
+    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+        if self.shared.looks_empty() {
+            return (None, self.shared.graveyard());
+        }
+        let mut store = self.shared.lock(now);
+        let found = store.take();
+        (found, store.unlock())
+    }
+
+    /// Files one reset object released with no thread cache to go through,
+    /// within the pool's capacity.
+    #[inline(never)]
+    pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
+        let now = self.register();
+        self.count_returned();
+        let mut store = self.shared.lock(now);
+        store.put_one(value, self.bounds.capacity);
+        store.unlock()
+    }
+}
+
+impl Rotate for PoolCore {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn hold_for_fork(&self, held: &mut ForkHold) {
+        // SAFETY: a static pool's core lives for ever; a run-time pool's is
+        // kept alive by the registry's visit, kept (and released) after
+        // these locks (`registry::hold_for_fork`).
+        unsafe {
+            held.keep(lock(&self.caches));
+            self.shared.hold_for_fork(held);
+        }
+    }
 
     /// A snapshot of the pool's counters. See [`Stats`].
     #[inline(never)]
-    pub(crate) fn stats(&self) -> Stats {
+    fn stats(&self) -> Stats {
         let fork = excluded();
         let shared = self.shared.counts();
         let caches = lock(&self.caches).totals();
@@ -375,54 +403,6 @@ impl PoolCore {
             .saturating_sub(caches.idle_out + load(&self.idle_out) + self.shared.dropped_bytes());
         stats.idle_bytes = held + stats.idle * self.box_bytes as u64;
         stats
-    }
-}
-
-/// The shared store's side of a slow path, for a thread with no cache (it
-/// is exiting, or the pool keeps none).
-impl PoolCore {
-    /// Takes an object from the shared store for an acquire that has no
-    /// thread cache to go through. What the store expired on the way is
-    /// returned to be destroyed by the caller.
-    #[inline(never)]
-    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
-        if self.shared.looks_empty() {
-            return (None, self.shared.graveyard());
-        }
-        let mut store = self.shared.lock(now);
-        let found = store.take().map(|(value, _tier)| value);
-        (found, store.unlock())
-    }
-
-    /// Files one reset object released with no thread cache to go through,
-    /// within the pool's capacity.
-    #[inline(never)]
-    pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
-        let now = self.register();
-        self.count_returned();
-        let mut store = self.shared.lock(now);
-        store.put_one(value, self.bounds.capacity);
-        store.unlock()
-    }
-}
-
-impl Rotate for PoolCore {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn hold_for_fork(&self, held: &mut ForkHold) {
-        // SAFETY: a static pool's core lives for ever; a run-time pool's is
-        // kept alive by the registry's visit, kept (and released) after
-        // these locks (`registry::hold_for_fork`).
-        unsafe {
-            held.keep(lock(&self.caches));
-            self.shared.hold_for_fork(held);
-        }
-    }
-
-    fn stats(&self) -> Stats {
-        PoolCore::stats(self)
     }
 
     #[inline(never)]

@@ -23,22 +23,18 @@ impl Epoch {
         }
     }
 
+    /// The epoch, with a plain load, on the fast paths and for a slow path
+    /// about to file objects in a shared store alike: there the ordering
+    /// that matters comes from registering the pool (under the registry's
+    /// lock) before this read, and the store files objects by its own
+    /// epoch, which every rotation advances under the store's lock. A stale
+    /// value only files objects as older, so they expire sooner, never
+    /// later. A read-modify-write was tried: it wrote the line every
+    /// thread's fast path reads, and made the loom models run past ten
+    /// minutes.
     #[inline]
     pub(crate) fn now(&self) -> u64 {
         self.0.load(Ordering::Relaxed)
-    }
-
-    /// The epoch for a slow path about to file objects in a shared store.
-    ///
-    /// A plain load, like the fast path's: the ordering that matters comes
-    /// from registering the pool (under the registry's lock) before this
-    /// read, and the store files objects by its own epoch, which every
-    /// rotation advances under the store's lock. A stale value here only
-    /// files objects as older, so they expire sooner, never later. A
-    /// read-modify-write was tried: it wrote the line every thread's fast
-    /// path reads, and made the loom models run past ten minutes.
-    pub(crate) fn latest(&self) -> u64 {
-        self.now()
     }
 
     /// Advances the epoch and returns the new value.

@@ -10,7 +10,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use crate::engine::registry::{pools, retired};
-use crate::engine::stats::Stats;
+use crate::engine::stats::{Stats, add_named};
 
 /// Label naming the pool on every series: the [`PoolInfo::name`](crate::PoolInfo::name).
 const POOL: &str = "pool";
@@ -42,7 +42,7 @@ pub(crate) fn publish() {
         let in_use = stats.in_use();
         match floor.iter_mut().find(|(known, _)| *known == name) {
             Some((_, last)) => {
-                raise_counters(&mut stats, last);
+                raise_counters(&mut stats, *last);
                 *last = stats;
             }
             None => floor.push((name, stats)),
@@ -91,19 +91,12 @@ static FLOOR: Mutex<Vec<(&'static str, Stats)>> = Mutex::new(Vec::new());
 /// counters where they were until it is.
 pub(crate) fn by_name() -> Vec<(&'static str, Stats)> {
     let live = pools();
-    let mut merged: Vec<(&'static str, Stats)> = Vec::new();
-    let mut add = |name: &'static str, stats: Stats| match merged
-        .iter_mut()
-        .find(|(known, _)| *known == name)
-    {
-        Some((_, total)) => total.add(&stats),
-        None => merged.push((name, stats)),
-    };
+    let mut merged = Vec::new();
     for pool in &live {
-        add(pool.name(), pool.stats());
+        add_named(&mut merged, pool.name(), pool.stats());
     }
     for (name, stats) in retired() {
-        add(name, stats);
+        add_named(&mut merged, name, stats);
     }
     // A run-time pool dropped here ends with no lock of ours held.
     drop(live);
@@ -112,9 +105,9 @@ pub(crate) fn by_name() -> Vec<(&'static str, Stats)> {
 
 /// Raises each counter of `stats` to at least its value in `floor`, so that
 /// a counter series never falls (the gauges, `idle`, follow the pools).
-pub(crate) fn raise_counters(stats: &mut Stats, floor: &Stats) {
-    for (count, floor) in stats.counters_mut().into_iter().zip(floor.counters()) {
-        *count = (*count).max(floor);
+pub(crate) fn raise_counters(stats: &mut Stats, mut floor: Stats) {
+    for (count, floor) in stats.counters_mut().into_iter().zip(floor.counters_mut()) {
+        *count = (*count).max(*floor);
     }
 }
 

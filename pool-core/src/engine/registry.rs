@@ -220,11 +220,7 @@ global! {
 pub(crate) fn retire(name: &'static str, mut stats: Stats) {
     stats.idle = 0;
     let _fork = excluded();
-    let mut retired = lock(&RETIRED);
-    match retired.iter_mut().find(|(known, _)| *known == name) {
-        Some((_, total)) => total.add(&stats),
-        None => retired.push((name, stats)),
-    }
+    crate::engine::stats::add_named(&mut lock(&RETIRED), name, stats);
 }
 
 /// The counters of every ended pool, by name (see [`retire`]).

@@ -213,26 +213,28 @@ impl Stats {
     }
 }
 
+/// Adds `stats` to `name`'s in `named`, or lists them under `name`: for
+/// pools published as one.
+#[cfg(feature = "metrics")]
+pub(crate) fn add_named(
+    named: &mut Vec<(&'static str, Stats)>,
+    name: &'static str,
+    mut stats: Stats,
+) {
+    let Some((_, total)) = named.iter_mut().find(|(known, _)| *known == name) else {
+        return named.push((name, stats));
+    };
+    for (count, more) in total.counters_mut().into_iter().zip(stats.counters_mut()) {
+        *count += *more;
+    }
+    total.idle += stats.idle;
+    total.idle_bytes += stats.idle_bytes;
+}
+
 impl Stats {
-    /// Adds `other`'s counts to these, for pools published as one.
-    #[cfg(feature = "metrics")]
-    pub(crate) fn add(&mut self, other: &Stats) {
-        for (count, more) in self.counters_mut().into_iter().zip(other.counters()) {
-            *count += more;
-        }
-        self.idle += other.idle;
-        self.idle_bytes += other.idle_bytes;
-    }
-
-    /// Every counter (every field but the `idle` gauge), in one order, for
-    /// what treats them alike ([`add`](Self::add), the published floor).
-    #[cfg(feature = "metrics")]
-    pub(crate) fn counters(&self) -> [u64; 13] {
-        let mut copy = *self;
-        copy.counters_mut().map(|count| *count)
-    }
-
-    /// [`counters`](Self::counters), to write.
+    /// Every counter (every field but the gauges, `idle` and `idle_bytes`),
+    /// in one order, for what treats them alike ([`add_named`], the
+    /// published floor).
     #[cfg(feature = "metrics")]
     pub(crate) fn counters_mut(&mut self) -> [&mut u64; 13] {
         let Stats {

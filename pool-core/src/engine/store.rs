@@ -31,13 +31,6 @@ use crate::engine::erased::Dispose;
 use crate::engine::fork::ForkHold;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
 
-/// The tier an acquired object came from, for the statistics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tier {
-    Primary,
-    Victim,
-}
-
 /// A pool's shared idle objects, laid out so that what every refill and
 /// spill touches is one cache line (`repr(C)`, aligned): the hints, the
 /// lock and, inside it, the primary tier and the epoch. A producer and a
@@ -150,11 +143,11 @@ impl<T> Shared<T> {
     /// An empty graveyard for this store's objects; allocates nothing.
     #[inline]
     pub(crate) fn graveyard(&self) -> Graveyard<T> {
-        // SAFETY: `dispose` accepts this store's objects (`Shared::new`),
-        // and only they are buried in its graveyards.
-        let mut graveyard = unsafe { Graveyard::new(self.dispose) };
-        graveyard.dropped = Some(NonNull::from(&self.dropped_bytes));
-        graveyard
+        Graveyard {
+            dead: Vec::new(),
+            dispose: self.dispose,
+            dropped: NonNull::from(&self.dropped_bytes),
+        }
     }
 
     /// Whether the store looked empty when its lock was last released. A
@@ -314,15 +307,14 @@ impl<T> Locked<'_, T> {
             expired
         };
         tiers.epoch = now;
-        tiers.counts.dropped_rotation += expired.len() as u64;
-        self.bury(expired);
+        self.expire(expired);
     }
 
     /// Expires `dead`, objects of this pool that were idle: buried, and
     /// counted as dropped by rotation (`Pool::clear`).
     pub(crate) fn expire(&mut self, dead: Vec<T>) {
         self.tiers.counts.dropped_rotation += dead.len() as u64;
-        self.bury(dead);
+        self.graveyard.bury(dead);
     }
 
     /// Expires both tiers' objects, as [`expire`](Self::expire) does.
@@ -331,10 +323,6 @@ impl<T> Locked<'_, T> {
         let victim = std::mem::take(&mut self.tiers.victim);
         self.expire(primary);
         self.expire(victim);
-    }
-
-    fn bury(&mut self, dead: Vec<T>) {
-        self.graveyard.bury(dead);
     }
 
     /// How many objects both tiers hold.
@@ -350,7 +338,7 @@ impl<T> Locked<'_, T> {
 
     /// Stores the objects of `batch[range]`, released in epoch `origin`, and
     /// removes them from `batch`, keeping both tiers together within
-    /// `capacity`. Returns whether any object was stored.
+    /// `capacity`.
     ///
     /// Objects released in the current epoch go to the primary tier,
     /// evicting victims if the store is full (a fresh object is worth more
@@ -363,56 +351,40 @@ impl<T> Locked<'_, T> {
         range: std::ops::RangeTo<usize>,
         origin: u64,
         capacity: usize,
-    ) -> bool {
+    ) {
         let n = range.end.min(batch.len());
-        if n == 0 {
-            return false;
-        }
         let age = self.tiers.epoch.saturating_sub(origin);
-        let mut dead = Vec::new();
-        let stored = match age {
-            0 => {
-                let room = self.room(capacity);
-                let evict = n.saturating_sub(room).min(self.tiers.victim.len());
-                let keep = (room + evict).min(n);
-                // Only when there is something to evict or to count: a
-                // batch that fits writes nothing off the lock's line (see
-                // `Shared`), not even a zero.
-                if evict > 0 {
-                    let victims = self.tiers.victim.len();
-                    dead.extend(self.tiers.victim.drain(victims - evict..));
-                }
-                // The objects at the top of the batch are the most recently
-                // released; keep those.
-                let mut moving = batch.drain(..n);
-                dead.extend(moving.by_ref().take(n - keep));
-                self.tiers.primary.extend(moving);
-                self.count_dropped(n - keep + evict);
-                keep
-            }
-            1 => {
-                let keep = self.room(capacity).min(n);
-                let mut moving = batch.drain(..n);
-                dead.extend(moving.by_ref().take(n - keep));
-                self.tiers.victim.extend(moving);
-                self.count_dropped(n - keep);
-                keep
-            }
-            _ => {
-                dead.extend(batch.drain(..n));
-                self.tiers.counts.dropped_rotation += n as u64;
-                0
-            }
+        if n == 0 {
+            return;
+        } else if age > 1 {
+            self.expire(batch.drain(..n).collect());
+            return;
+        }
+        let room = self.room(capacity);
+        let evict = match age {
+            0 => n.saturating_sub(room).min(self.tiers.victim.len()),
+            _ => 0,
         };
-        self.bury(dead);
-        stored > 0
-    }
-
-    /// Counts `n` objects dropped for capacity, writing the counters only
-    /// if `n` is not zero.
-    fn count_dropped(&mut self, n: usize) {
-        if n > 0 {
-            self.tiers.counts.dropped_capacity += n as u64;
+        let keep = (room + evict).min(n);
+        let tiers = &mut *self.tiers;
+        // Only when there is something to evict or to count: a batch that
+        // fits writes nothing off the lock's line (see `Shared`), not even
+        // a zero.
+        let dropped = n - keep + evict;
+        if dropped > 0 {
+            tiers.counts.dropped_capacity += dropped as u64;
+            let victims = tiers.victim.len();
+            self.graveyard
+                .bury(tiers.victim.drain(victims - evict..).collect());
+        }
+        // The objects at the top of the batch are the most recently
+        // released; keep those.
+        let mut moving = batch.drain(..n);
+        self.graveyard
+            .bury(moving.by_ref().take(n - keep).collect());
+        match age {
+            0 => tiers.primary.extend(moving),
+            _ => tiers.victim.extend(moving),
         }
     }
 
@@ -422,38 +394,30 @@ impl<T> Locked<'_, T> {
         self.tiers.primary.len() >= capacity
     }
 
-    /// Stores one object released in the current epoch, within `capacity`.
-    /// Returns whether it was stored (if not, it is buried).
-    pub(crate) fn put_one(&mut self, value: T, capacity: usize) -> bool {
+    /// Stores one object released in the current epoch, within `capacity`
+    /// (evicting a victim for it if need be), or buries it.
+    pub(crate) fn put_one(&mut self, value: T, capacity: usize) {
         if self.room(capacity) == 0 {
-            match self.tiers.victim.pop() {
-                Some(victim) => {
-                    self.tiers.counts.dropped_capacity += 1;
-                    self.graveyard.push(victim);
-                }
-                None => {
-                    self.tiers.counts.dropped_capacity += 1;
-                    self.graveyard.push(value);
-                    return false;
-                }
-            }
+            self.tiers.counts.dropped_capacity += 1;
+            let Some(victim) = self.tiers.victim.pop() else {
+                return self.graveyard.push(value);
+            };
+            self.graveyard.push(victim);
         }
         self.tiers.primary.push(value);
-        true
     }
 
     /// Takes one object for an acquire: the primary tier first, then the
     /// victim tier.
-    pub(crate) fn take(&mut self) -> Option<(T, Tier)> {
+    pub(crate) fn take(&mut self) -> Option<T> {
         let tiers = &mut *self.tiers;
         if let Some(value) = tiers.primary.pop() {
             tiers.counts.hits_primary += 1;
-            Some((value, Tier::Primary))
-        } else if let Some(value) = tiers.victim.pop() {
-            tiers.counts.hits_victim += 1;
-            Some((value, Tier::Victim))
+            Some(value)
         } else {
-            None
+            let value = tiers.victim.pop()?;
+            tiers.counts.hits_victim += 1;
+            Some(value)
         }
     }
 
@@ -490,29 +454,16 @@ pub(crate) struct Graveyard<T> {
     /// Destroys one object (the store's [`Dispose`]).
     dispose: Dispose<T>,
     /// The store's count of the bytes its idle objects held when destroyed
-    /// (`Shared::dropped_bytes`); `None` for a graveyard of no store.
+    /// (`Shared::dropped_bytes`).
     ///
     /// Invariant: a graveyard is dropped while its store is borrowed (every
     /// one is made by [`Shared::graveyard`] and dropped by the operation on
     /// the store that made it, or returned to its caller, which holds the
     /// store), so the pointer is valid whenever it is read.
-    dropped: Option<NonNull<AtomicU64>>,
+    dropped: NonNull<AtomicU64>,
 }
 
 impl<T> Graveyard<T> {
-    /// An empty graveyard; allocates nothing.
-    ///
-    /// # Safety
-    ///
-    /// `dispose` must accept every object that will be buried in it.
-    pub(crate) const unsafe fn new(dispose: Dispose<T>) -> Self {
-        Graveyard {
-            dead: Vec::new(),
-            dispose,
-            dropped: None,
-        }
-    }
-
     /// Whether no object is to be destroyed.
     pub(crate) fn is_empty(&self) -> bool {
         self.dead.is_empty()
@@ -562,8 +513,8 @@ impl<T> Graveyard<T> {
         let mut bytes = 0u64;
         let dispose = self.dispose;
         for object in self.dead.drain(..) {
-            // SAFETY: every object buried here is one `dispose` accepts
-            // (`Graveyard::new`).
+            // SAFETY: every object buried here is one of its store's, which
+            // `dispose` accepts (`Shared::new`).
             let destroyed = catch_unwind(AssertUnwindSafe(move || unsafe { dispose(object) }));
             match destroyed {
                 Ok(held) => bytes += held as u64,
@@ -572,10 +523,10 @@ impl<T> Graveyard<T> {
                 }
             }
         }
-        if let (Some(dropped), true) = (self.dropped, bytes > 0) {
+        if bytes > 0 {
             // SAFETY: the store outlives its graveyards (the field's
             // invariant).
-            unsafe { dropped.as_ref() }.fetch_add(bytes, Ordering::Relaxed);
+            unsafe { self.dropped.as_ref() }.fetch_add(bytes, Ordering::Relaxed);
         }
         // Nested, not a let chain: the crate builds on Rust 1.85, and let
         // chains came in 1.88.

@@ -46,23 +46,15 @@ mod linux {
         })
     }
 
+    /// Runs a full memory barrier on every thread of the process, or
+    /// returns `false` where that cannot be done.
     pub(crate) fn process_wide() -> bool {
         available() && membarrier(PRIVATE_EXPEDITED) == 0
     }
 }
 
-/// Whether [`process_wide`] can work here.
 #[cfg(target_os = "linux")]
-pub(crate) fn available() -> bool {
-    linux::available()
-}
-
-/// Runs a full memory barrier on every thread of the process, or returns
-/// `false` where that cannot be done.
-#[cfg(target_os = "linux")]
-pub(crate) fn process_wide() -> bool {
-    linux::process_wide()
-}
+pub(crate) use linux::{available, process_wide};
 
 /// `FlushProcessWriteBuffers` always works (Vista and later).
 #[cfg(windows)]

@@ -27,7 +27,7 @@ fn racing_folds_lose_no_weight_and_readers_see_whole_bounds() {
                         "due to be folded"
                     );
                     while !tally.is_empty() {
-                        calibration.fold(&mut tally, CALIBRATE);
+                        calibration.fold(&mut tally);
                         thread::yield_now();
                     }
                 })

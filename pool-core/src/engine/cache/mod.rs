@@ -62,13 +62,13 @@ use std::ptr::NonNull;
 
 use crossbeam_utils::CachePadded;
 
-use crate::engine::bytes::{CALIBRATE, SAMPLE};
+use crate::engine::bytes::SAMPLE;
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
 use crate::engine::slot::{self, Entered, Slot, bump, bump_by, epoch};
 use crate::engine::store::Graveyard;
 use crate::sync::lock;
-use policy::Local;
+use policy::{Bounds, Local};
 
 /// A thread's cache without its type: what every slow path works on, and
 /// what a static pool's `thread_local!` holds (in a `ThreadCache`).
@@ -87,22 +87,20 @@ impl RawCache {
     /// A cache for the pool whose core is `core`, registered with it.
     #[inline(never)]
     pub(crate) fn new(core: CoreRef) -> Self {
-        let (slot, core) = Self::registered(core);
         RawCache {
-            slot: Cell::new(slot),
+            // SAFETY: a core made with `CoreRef::new`, not `NONE`.
+            slot: Cell::new(Self::registered(unsafe { core.get() })),
             core: Cell::new(core),
             retired: Cell::new(false),
         }
     }
 
     /// A slot registered with `core`, for a new or an unset cache.
-    pub(super) fn registered(core: CoreRef) -> (NonNull<CachePadded<Slot<Local>>>, CoreRef) {
+    fn registered(core: &PoolCore) -> NonNull<CachePadded<Slot<Local>>> {
         // Rotation must know the pool before the cache holds anything: it
         // reaches the caches of idle threads through the pool.
-        core.register();
-        let local = Local::new(epoch().now(), core.bounds);
-        let epoch = local.epoch;
-        (Slot::register(local, epoch, &core.caches), core)
+        let now = core.register();
+        Slot::register(Local::new(now, core.bounds), now, &core.caches)
     }
 
     /// Points the cache at its pool's core anew, for a run-time pool being
@@ -186,7 +184,7 @@ impl RawCache {
     #[inline(never)]
     fn tally(&self, local: &mut Local, bytes: usize) {
         if local.tally.record(bytes, SAMPLE as u16) {
-            self.core().calibration.fold(&mut local.tally, CALIBRATE);
+            self.core().calibration.fold(&mut local.tally);
         }
     }
 
@@ -268,7 +266,7 @@ impl RawCache {
         let now = self.core().register();
         let mut store = self.core().shared.lock(now);
         local.turn_over(&mut store, now);
-        let found = store.take().map(|(value, _tier)| value);
+        let found = store.take();
         local.refill_found = found.is_some();
         let batch = local.missed();
         if let Some(found) = &found {
@@ -295,12 +293,8 @@ impl RawCache {
     pub(crate) fn spill(&self, value: Erased) -> Graveyard<Erased> {
         // A pool with no thread caches, or a cache retired or re-entered:
         // straight to the shared store, without closing the gate.
-        let entered = if self.core().bounds.thread_capacity > 0 {
-            self.enter_slow()
-        } else {
-            None
-        };
-        let Some(mut entered) = entered else {
+        let entered = (self.core().bounds.thread_capacity > 0).then(|| self.enter_slow());
+        let Some(Some(mut entered)) = entered else {
             return self.core().put_uncached(value);
         };
         let returned = &self.slot().returned;
@@ -374,23 +368,13 @@ pub(crate) fn take_shared(core: &PoolCore, cache: Option<&RawCache>, now: u64) -
     if !stocked && core.shared.looks_empty() && cache.is_none_or(|c| c.missed_current(now)) {
         return None;
     }
-    take_through(core, cache, now)
-}
-
-/// [`take_shared`], when there may be something to take.
-#[inline(never)]
-fn take_through(core: &PoolCore, cache: Option<&RawCache>, now: u64) -> Option<Erased> {
     let (found, dead) = match cache {
         Some(cache) => cache.refill(now),
         None => core.take_uncached(now),
     };
-    let Some(value) = found else {
-        drop(dead);
-        return None;
-    };
     // This acquire's from here on: if a destructor in `dead` panics, the
     // unwind drops it as a guard, counted as discarded, not lost.
-    let held = Held(Some(value), core, true);
+    let held = Held(found, core, true);
     drop(dead);
     held.into_inner()
 }
@@ -527,11 +511,16 @@ impl Drop for Exiting {
         // A cache retired here may be used by a later destructor; one
         // registered meanwhile cannot be listed (this list is gone), so
         // it is retired at once (`register_unset`).
-        for cache in std::mem::take(self.0.get_mut()) {
-            // SAFETY: a thread-local of this thread (`ThreadCache::unset`),
-            // alive until every thread-local destructor has run.
-            unsafe { cache.as_ref() }.exit();
-        }
+        exit_all(std::mem::take(self.0.get_mut()));
+    }
+}
+
+/// Does the thread's exit to `caches`, taken from its exit list.
+fn exit_all(caches: Vec<NonNull<RawCache>>) {
+    for cache in caches {
+        // SAFETY: a thread-local of this thread (`ThreadCache::unset`),
+        // alive until every thread-local destructor has run.
+        unsafe { cache.as_ref() }.exit();
     }
 }
 
@@ -542,11 +531,7 @@ impl Drop for Exiting {
 /// nothing; a cache the thread registers later is listed anew.
 #[cfg(test)]
 pub(crate) fn exit_static_caches() {
-    let caches = EXITING.with(|exiting| std::mem::take(&mut *exiting.0.borrow_mut()));
-    for cache in caches {
-        // SAFETY: as in `Exiting::drop`: a thread-local of this thread.
-        unsafe { cache.as_ref() }.exit();
-    }
+    exit_all(EXITING.with(|exiting| std::mem::take(&mut *exiting.0.borrow_mut())));
 }
 
 impl RawCache {
@@ -590,15 +575,6 @@ impl RawCache {
     pub(crate) fn is_unset(&self) -> bool {
         std::ptr::eq(self.slot.get().as_ptr().cast_const(), &raw const UNSET.0)
     }
-
-    /// Lists a registered static cache in the thread's exit list; `false`
-    /// if the list is gone (the thread is exiting).
-    fn list_for_exit(&self) -> bool {
-        let me = NonNull::from(self);
-        EXITING
-            .try_with(|exiting| exiting.0.borrow_mut().push(me))
-            .is_ok()
-    }
 }
 
 crate::sync::const_fn! {
@@ -614,7 +590,10 @@ crate::sync::global! {
     /// ever, so the fast paths back off from it, and entered by nothing
     /// else (the slow paths register a slot of the cache's own first, and
     /// `enter_slow`, `retire` and `Drop` pass an unset cache over).
-    static UNSET: Unset = Unset(CachePadded::new(Slot::closed(Local::EMPTY)));
+    static UNSET: Unset = Unset(CachePadded::new(Slot::closed(Local::new(0, Bounds {
+        thread_capacity: 0,
+        capacity: 0,
+    }))));
 }
 
 /// [`UNSET`]'s type.
@@ -641,16 +620,18 @@ impl RawCache {
     fn register_unset(&self, core: &PoolCore) {
         // SAFETY: the core an unset cache is handed with outlives it
         // (`RawCache::unset`'s promise).
-        let core = unsafe { CoreRef::new(NonNull::from(core)) };
-        self.core.set(core);
-        if !self.list_for_exit() {
+        self.core.set(unsafe { CoreRef::new(NonNull::from(core)) });
+        let me = NonNull::from(self);
+        if EXITING
+            .try_with(|exiting| exiting.0.borrow_mut().push(me))
+            .is_err()
+        {
             // The thread's exit list is gone: nothing would retire a
             // slot, so the cache goes to the shared store from now on.
             self.retired.set(true);
             return;
         }
-        let (slot, _) = Self::registered(core);
-        self.slot.set(slot);
+        self.slot.set(Self::registered(core));
     }
 }
 

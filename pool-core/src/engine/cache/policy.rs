@@ -84,20 +84,9 @@ impl std::fmt::Debug for Local {
 }
 
 impl Local {
-    /// An empty cache with no room, for a closed slot (`Slot::closed`).
-    pub(crate) const EMPTY: Local = Local {
-        items: Vec::new(),
-        bound: 0,
-        capacity: 0,
-        epoch: 0,
-        last_crossing: Crossing::None,
-        refill_found: false,
-        spill_fit: false,
-        tally: Tally::new(),
-    };
-
-    /// An empty cache within `bounds`, current at epoch `now`.
-    pub(crate) fn new(now: u64, bounds: Bounds) -> Self {
+    /// An empty cache within `bounds`, current at epoch `now`; with no room
+    /// (`Bounds` of 0), for a closed slot (`Slot::closed`).
+    pub(crate) const fn new(now: u64, bounds: Bounds) -> Self {
         Local {
             items: Vec::new(),
             bound: bounds.thread_capacity,

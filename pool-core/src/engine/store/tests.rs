@@ -18,10 +18,10 @@ fn objects_from_the_current_epoch_go_to_primary_and_come_back_first() {
     let shared = store();
     let cap = 8;
     let mut batch = vec![1, 2, 3];
-    assert!(shared.lock(0).put_from(&mut batch, ..3, 0, cap));
+    shared.lock(0).put_from(&mut batch, ..3, 0, cap);
     assert!(batch.is_empty());
-    let mut locked = shared.lock(0);
-    assert_eq!(locked.take(), Some((3, Tier::Primary)));
+    assert_eq!(shared.lock(0).take(), Some(3));
+    assert_eq!(shared.counts().hits_primary, 1);
 }
 
 #[test]
@@ -33,7 +33,8 @@ fn one_rotation_moves_primary_to_victim_and_two_expire_it() {
     drop(shared.lock(1));
     let counts = shared.counts();
     assert_eq!((counts.idle, counts.dropped_rotation), (2, 0));
-    assert_eq!(shared.lock(1).take(), Some((2, Tier::Victim)));
+    assert_eq!(shared.lock(1).take(), Some(2));
+    assert_eq!(shared.counts().hits_victim, 1);
     drop(shared.lock(2));
     let counts = shared.counts();
     assert_eq!((counts.idle, counts.dropped_rotation), (0, 1));
@@ -56,14 +57,15 @@ fn objects_released_one_epoch_ago_go_straight_to_victim() {
     let shared = store();
     let cap = 8;
     shared.lock(5).put_from(&mut vec![7], ..1, 4, cap);
-    assert_eq!(shared.lock(5).take(), Some((7, Tier::Victim)));
+    assert_eq!(shared.lock(5).take(), Some(7));
+    assert_eq!(shared.counts().hits_victim, 1);
 }
 
 #[test]
 fn objects_released_two_epochs_ago_are_expired_not_stored() {
     let shared = store();
     let cap = 8;
-    assert!(!shared.lock(5).put_from(&mut vec![7, 8], ..2, 3, cap));
+    shared.lock(5).put_from(&mut vec![7, 8], ..2, 3, cap);
     let counts = shared.counts();
     assert_eq!((counts.idle, counts.dropped_rotation), (0, 2));
 }
@@ -90,17 +92,22 @@ fn fresh_objects_evict_victims_when_full() {
     let counts = shared.counts();
     assert_eq!((counts.idle, counts.dropped_capacity), (2, 1));
     let mut locked = shared.lock(1);
-    assert_eq!(locked.take(), Some((3, Tier::Primary)));
-    assert!(matches!(locked.take(), Some((_, Tier::Victim))));
+    assert_eq!(locked.take(), Some(3));
+    assert!(locked.take().is_some());
+    drop(locked);
+    let counts = shared.counts();
+    assert_eq!((counts.hits_primary, counts.hits_victim), (1, 1));
 }
 
 #[test]
 fn a_full_store_with_no_victims_buries_the_newcomer() {
     let shared = store();
     let cap = 1;
-    assert!(shared.lock(0).put_one(1, cap));
-    assert!(!shared.lock(0).put_one(2, cap));
-    assert_eq!(shared.lock(0).take(), Some((1, Tier::Primary)));
+    shared.lock(0).put_one(1, cap);
+    shared.lock(0).put_one(2, cap);
+    assert_eq!(shared.counts().dropped_capacity, 1);
+    assert_eq!(shared.lock(0).take(), Some(1));
+    assert_eq!(shared.lock(0).take(), None);
 }
 
 #[test]
