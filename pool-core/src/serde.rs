@@ -40,7 +40,6 @@
 //! crate docs' "Decoding with serde" section.
 
 use std::fmt;
-use std::marker::PhantomData;
 
 use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -49,7 +48,6 @@ use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use crate::pool::guard::Pooled;
 use crate::poolable::Poolable;
 use crate::reset::Reset;
-use crate::reset::reuse_vec::Refill;
 use crate::{Pool, PoolHandle, ReuseVec};
 
 /// Serializes the object, as if it were not pooled.
@@ -280,38 +278,6 @@ impl<'de, T: Deserialize<'de> + Reset> Visitor<'de> for InPlace<'_, T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        self.0.refill(&mut Elements {
-            seq,
-            _type: PhantomData,
-        })
-    }
-}
-
-/// A serde sequence as the source of [`ReuseVec::refill`].
-struct Elements<'de, A> {
-    seq: A,
-    _type: PhantomData<&'de ()>,
-}
-
-impl<'de, T: Deserialize<'de>, A: SeqAccess<'de>> Refill<T> for Elements<'de, A> {
-    type Error = A::Error;
-
-    fn fill(&mut self, slot: &mut T) -> Result<bool, A::Error> {
-        Ok(self.seq.next_element_seed(IntoSlot(slot))?.is_some())
-    }
-
-    fn make(&mut self) -> Result<Option<T>, A::Error> {
-        self.seq.next_element()
-    }
-}
-
-/// Decodes one element over `slot`, with `T::deserialize_in_place`.
-struct IntoSlot<'a, T>(&'a mut T);
-
-impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for IntoSlot<'_, T> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        T::deserialize_in_place(deserializer, self.0)
+        self.0.refill(seq)
     }
 }

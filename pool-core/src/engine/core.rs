@@ -305,22 +305,41 @@ impl PoolCore {
     /// objects are destroyed once every lock is released.
     #[inline(never)]
     pub(crate) fn clear(&self) {
-        if !self.registered.load(Ordering::Acquire) {
-            return; // no cache of it exists and nothing was ever filed
+        // Unregistered: no cache of it exists and nothing was ever filed.
+        if self.registered.load(Ordering::Acquire) {
+            self.age(epoch().now(), true);
         }
-        let now = epoch().now();
+    }
+
+    /// Ages the shared tiers and the caches of idle threads to epoch `now`,
+    /// emptying them first if `clear`; whether objects were destroyed.
+    ///
+    /// The caches first, then the store (the lock order of every path that
+    /// takes both). Locking the store ages its tiers; the caches of idle
+    /// threads are turned over into it as their owners would turn them over
+    /// on their next operation. What expires is destroyed once both locks
+    /// are released, outside the section a fork waits for
+    /// (`crate::engine::fork`).
+    #[inline(never)]
+    fn age(&self, now: u64, clear: bool) -> bool {
         let fork = excluded();
         let mut caches = lock(&self.caches);
         let mut store = self.shared.lock(now);
         caches.age_idle(now, |local| {
-            store.expire(std::mem::take(&mut local.items));
-            local.epoch = now;
+            if clear {
+                store.expire(std::mem::take(&mut local.items));
+            }
+            local.turn_over(&mut store, now);
         });
-        store.expire_all();
+        if clear {
+            store.expire_all();
+        }
         let dead = store.unlock();
         drop(caches);
         drop(fork);
+        let dropped = !dead.is_empty();
         drop(dead);
+        dropped
     }
 }
 
@@ -405,24 +424,8 @@ impl Rotate for PoolCore {
         stats
     }
 
-    #[inline(never)]
     fn rotate_to(&self, now: u64) -> bool {
-        // The caches first, then the store (the lock order of every path
-        // that takes both). Locking the store ages its tiers; the caches of
-        // idle threads are turned over into it as their owners would turn
-        // them over on their next operation. What expires is destroyed
-        // once both locks are released, outside the section a fork waits
-        // for (`crate::engine::fork`).
-        let fork = excluded();
-        let mut caches = lock(&self.caches);
-        let mut store = self.shared.lock(now);
-        caches.age_idle(now, |local| local.turn_over(&mut store, now));
-        let dead = store.unlock();
-        drop(caches);
-        drop(fork);
-        let dropped = !dead.is_empty();
-        drop(dead);
-        dropped
+        self.age(now, false)
     }
 }
 

@@ -395,16 +395,10 @@ pub fn set_allocator_trim(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
 }
 
-/// Whether a rotation should find out if it dropped objects.
-#[inline]
-pub(crate) fn trim_enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
 /// A rotation dropped objects: trims, if the trim is on and the last one
 /// is at least [`MIN_INTERVAL`] old.
 pub(crate) fn trim_after_drops() {
-    if !trim_enabled() {
+    if !ENABLED.load(Ordering::Relaxed) {
         return;
     }
     {

@@ -315,12 +315,17 @@ impl<T: Reset> ReuseVec<T> {
     /// reset with the others rather than kept half-filled; every slot past
     /// the length is then one the fill did not touch.
     #[cfg(feature = "serde")]
-    pub(crate) fn refill<S: Refill<T>>(&mut self, source: &mut S) -> Result<(), S::Error> {
+    pub(crate) fn refill<'de, A>(&mut self, mut source: A) -> Result<(), A::Error>
+    where
+        T: ::serde::Deserialize<'de>,
+        A: ::serde::de::SeqAccess<'de>,
+    {
         let live = self.len;
         let mut filled = 0;
         while filled < self.items.len() {
             self.len = live.max(filled + 1);
-            if !source.fill(&mut self.items[filled])? {
+            let slot = InPlaceSeed(&mut self.items[filled]);
+            if source.next_element_seed(slot)?.is_none() {
                 // The source ended before this slot: it was not touched.
                 self.len = live.max(filled);
                 self.truncate(filled);
@@ -329,7 +334,7 @@ impl<T: Reset> ReuseVec<T> {
             filled += 1;
         }
         self.len = filled;
-        while let Some(value) = source.make()? {
+        while let Some(value) = source.next_element()? {
             self.items.push(value);
             self.len += 1;
         }
@@ -337,19 +342,17 @@ impl<T: Reset> ReuseVec<T> {
     }
 }
 
-/// Where [`ReuseVec::refill`] takes its elements from: a serde sequence,
-/// element by element (`crate::serde`).
+/// Decodes one element over the `T` it holds, with `T::deserialize_in_place`.
 #[cfg(feature = "serde")]
-pub(crate) trait Refill<T> {
-    /// What a failed element returns.
-    type Error;
+struct InPlaceSeed<'a, T>(&'a mut T);
 
-    /// Writes the next element over `slot`; `false` if there is none, and
-    /// then `slot` is untouched.
-    fn fill(&mut self, slot: &mut T) -> Result<bool, Self::Error>;
+#[cfg(feature = "serde")]
+impl<'de, T: ::serde::Deserialize<'de>> ::serde::de::DeserializeSeed<'de> for InPlaceSeed<'_, T> {
+    type Value = ();
 
-    /// The next element, made new; `None` if there is none.
-    fn make(&mut self) -> Result<Option<T>, Self::Error>;
+    fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        T::deserialize_in_place(deserializer, self.0)
+    }
 }
 
 /// Clears it: each live element is reset in place and kept. Its bytes are

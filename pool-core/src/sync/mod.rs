@@ -33,7 +33,6 @@ pub(crate) use std::sync::{
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::thread::LocalKey;
 
-#[cfg(not(any(miri, all(test, loom))))]
 mod barrier;
 
 /// The happens-before that a run-time pool's `Arc` gives its last owner
@@ -123,6 +122,15 @@ impl<T> MutPtr<T> {
     }
 }
 
+/// A full fence: std's, or loom's under loom.
+#[cfg(any(miri, all(test, loom)))]
+fn fence() {
+    #[cfg(miri)]
+    std::sync::atomic::fence(Ordering::SeqCst);
+    #[cfg(all(test, loom))]
+    loom::sync::atomic::fence(Ordering::SeqCst);
+}
+
 /// The owner's side of an asymmetric barrier (see `slot`): a compiler
 /// fence, which costs no instruction, where [`heavy_barrier`] makes every
 /// thread run a full barrier. Miri and loom know no process-wide barrier,
@@ -131,36 +139,22 @@ impl<T> MutPtr<T> {
 pub(crate) fn light_barrier() {
     #[cfg(not(any(miri, all(test, loom))))]
     std::sync::atomic::compiler_fence(Ordering::SeqCst);
-    #[cfg(miri)]
-    std::sync::atomic::fence(Ordering::SeqCst);
-    #[cfg(all(test, loom))]
-    loom::sync::atomic::fence(Ordering::SeqCst);
+    #[cfg(any(miri, all(test, loom)))]
+    fence();
 }
 
 /// Whether [`heavy_barrier`] can do its work on this machine.
 pub(crate) fn heavy_barrier_available() -> bool {
-    #[cfg(not(any(miri, all(test, loom))))]
-    return barrier::available();
-    #[cfg(any(miri, all(test, loom)))]
-    true
+    cfg!(any(miri, all(test, loom))) || barrier::available()
 }
 
 /// The rare side of the asymmetric barrier: a full memory barrier on every
 /// thread of the process. Returns `false`, having done nothing, where the
 /// platform has none (see `barrier`).
 pub(crate) fn heavy_barrier() -> bool {
-    #[cfg(not(any(miri, all(test, loom))))]
-    return barrier::process_wide();
-    #[cfg(miri)]
-    {
-        std::sync::atomic::fence(Ordering::SeqCst);
-        true
-    }
-    #[cfg(all(test, loom))]
-    {
-        loom::sync::atomic::fence(Ordering::SeqCst);
-        true
-    }
+    #[cfg(any(miri, all(test, loom)))]
+    fence();
+    cfg!(any(miri, all(test, loom))) || barrier::process_wide()
 }
 
 /// Has `prepare` run before every `fork` of this process, `parent` after
