@@ -388,30 +388,28 @@ pub(crate) fn take_shared(core: &PoolCore, cache: Option<&RawCache>, now: u64) -
 /// it goes.
 #[cold]
 #[inline(never)]
-pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erased, held: usize) {
+pub(crate) fn put_shared(
+    core: &PoolCore,
+    cache: Option<&RawCache>,
+    mut value: Erased,
+    held: usize,
+) {
     core.count_idle_in(held);
-    if let Some(cache) = cache {
-        cache.register(core);
-    }
+    let Some(cache) = cache else {
+        return drop(core.put_uncached(value));
+    };
+    cache.register(core);
     // A release past the bound (a burst larger than the pool): destroyed
     // at once, as the store would bury it, with no lock and no half-cache
     // spilled only to be buried too; unless the last spill found room.
     let now = epoch().now();
-    let full = |cache: &RawCache| {
-        !cache.last_exchange(now).1 && core.shared.looks_full(core.bounds.capacity, now)
-    };
-    let value = match cache {
-        Some(cache) if full(cache) => match cache.drop_if_full(value, now) {
-            Ok(()) => return,
-            Err(value) => value,
-        },
-        _ => value,
-    };
-    let dead = match cache {
-        Some(cache) => cache.spill(value),
-        None => core.put_uncached(value),
-    };
-    drop(dead);
+    if !cache.last_exchange(now).1 && core.shared.looks_full(core.bounds.capacity, now) {
+        let Err(back) = cache.drop_if_full(value, now) else {
+            return;
+        };
+        value = back;
+    }
+    drop(cache.spill(value));
 }
 
 /// An object taken but not yet handed out (by an acquire, or to user code:
@@ -463,6 +461,7 @@ impl std::fmt::Debug for RawCache {
 /// by the thread-local (so it needs no destructor state), retired at the
 /// thread's exit by [`EXITING`] once registered.
 #[doc(hidden)]
+#[derive(Debug)]
 #[repr(transparent)]
 pub struct ThreadCache(ManuallyDrop<RawCache>);
 
@@ -485,12 +484,6 @@ impl ThreadCache {
     #[inline]
     pub(crate) fn raw(&self) -> &RawCache {
         &self.0
-    }
-}
-
-impl std::fmt::Debug for ThreadCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.raw().fmt(f)
     }
 }
 
