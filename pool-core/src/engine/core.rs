@@ -155,9 +155,7 @@ impl PoolCore {
             // too; only `with_owner` states are reached otherwise.
             None => Entry::Static(unsafe { &*std::ptr::from_ref(self) }),
         };
-        if registry::register(entry, &self.registered) {
-            rotation::pool_used();
-        }
+        rotation::register(entry, &self.registered);
     }
 
     /// Gives the core the run-time pool that owns it, through which the

@@ -148,6 +148,12 @@ impl Owner {
     }
 }
 
+/// The forks this process and its ancestors have seen: a thread started
+/// when there were fewer is not in this process (unless it made the fork).
+pub(crate) fn forks() -> u64 {
+    FORKS.load(Ordering::Relaxed)
+}
+
 /// The calling thread's serial, given on first need; 0 during its
 /// thread-locals' destruction if it had none before.
 fn serial() -> u64 {
@@ -209,7 +215,8 @@ impl Drop for Excluded {
 }
 
 /// Installs the fork handlers, once per process, with `hold`, which takes
-/// the locks the fork holds: called when a pool is first used.
+/// the locks the fork holds (`crate::engine::rotation`'s): called before
+/// the first lock a fork holds is taken.
 pub(crate) fn watch(hold: fn(&mut ForkHold)) {
     let _ = HOLD.set(hold);
     static WATCHING: Once = Once::new();

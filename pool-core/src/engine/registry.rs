@@ -21,7 +21,7 @@
 
 use std::sync::{Arc, Weak};
 
-use crate::engine::fork::{self, ForkHold, excluded};
+use crate::engine::fork::{ForkHold, excluded};
 use crate::engine::stats::Stats;
 use crate::sync::{AtomicBool, Mutex, Ordering, global, lock};
 
@@ -122,7 +122,7 @@ global! {
 /// then each live pool's locks, in the order of `rotate_to` (the registry
 /// is never taken under a pool's lock). A run-time pool is kept alive
 /// across the fork by its visit, deferred afterwards ([`DEFERRED`]).
-fn hold_for_fork(held: &mut ForkHold) {
+pub(crate) fn hold_for_fork(held: &mut ForkHold) {
     let pools = lock(&POOLS);
     let visits: Vec<Visited> = pools.iter().filter_map(Entry::visit).collect();
     // SAFETY: `POOLS` is a static.
@@ -172,10 +172,8 @@ fn drop_deferred() {
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
-/// The first registration also installs the fork handlers
-/// (`crate::engine::fork`).
+/// Whether this call added it.
 pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
-    fork::watch(hold_for_fork);
     let _fork = excluded();
     let mut pools = lock(&POOLS);
     if !registered.load(Ordering::Relaxed) {

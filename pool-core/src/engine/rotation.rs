@@ -53,14 +53,13 @@
 //! non-default global allocator's own free lists) there is no such call
 //! here, and turning the trim on does nothing.
 
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, Once, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::engine::registry;
+use crate::engine::fork::{self, ForkHold};
+use crate::engine::registry::{self, Entry};
 use crate::engine::slot::epoch;
-use crate::sync::at_fork;
 
 /// Advances the global epoch, aging every pool.
 ///
@@ -167,8 +166,9 @@ struct Auto {
     period: Option<Duration>,
     /// Whether a pool has been used in this process.
     used: bool,
-    /// Whether the thread has been started.
-    started: bool,
+    /// Whether the thread has been started: the forks seen then
+    /// ([`fork::forks`]). A child of a later fork has no such thread.
+    started: Option<u64>,
     /// Bumped by every change of the period, so that the thread restarts
     /// its wait.
     changes: u64,
@@ -177,7 +177,7 @@ struct Auto {
 static AUTO: Mutex<Auto> = Mutex::new(Auto {
     period: Some(DEFAULT_ROTATION_PERIOD),
     used: false,
-    started: false,
+    started: None,
     changes: 0,
 });
 static CHANGED: Condvar = Condvar::new();
@@ -213,7 +213,7 @@ fn auto() -> MutexGuard<'static, Auto> {
 /// pool_core::set_rotation_period(Some(pool_core::DEFAULT_ROTATION_PERIOD));
 /// ```
 pub fn set_rotation_period(period: Option<Duration>) {
-    watch_forks();
+    fork::watch(hold_for_fork);
     let mut auto = auto();
     auto.period = period.map(|period| period.max(MIN_PERIOD));
     auto.changes += 1;
@@ -221,17 +221,24 @@ pub fn set_rotation_period(period: Option<Duration>) {
     CHANGED.notify_all();
 }
 
-/// Records that a pool has been used, starting the thread if a period is
-/// set. Called once per pool, when it is first registered with rotation.
-pub(crate) fn pool_used() {
-    watch_forks();
-    let mut auto = auto();
-    auto.used = true;
-    start_if_due(&mut auto);
+/// Adds a pool to those [`rotate`] ages (`registry::register`), once, the
+/// fork handlers installed first; the first pool used starts the thread if
+/// a period is set.
+pub(crate) fn register(pool: Entry, registered: &crate::sync::AtomicBool) {
+    // Before `AUTO` or a pool's lock is first taken (not under one: a fork
+    // may be running the handlers).
+    fork::watch(hold_for_fork);
+    if registry::register(pool, registered) {
+        let mut auto = auto();
+        auto.used = true;
+        start_if_due(&mut auto);
+    }
 }
 
 fn start_if_due(auto: &mut Auto) {
-    if !crate::sync::BACKGROUND_THREADS || auto.started || !auto.used || auto.period.is_none() {
+    let forks = fork::forks();
+    let started = auto.started == Some(forks);
+    if !crate::sync::BACKGROUND_THREADS || started || !auto.used || auto.period.is_none() {
         return;
     }
     let spawned = std::thread::Builder::new()
@@ -239,58 +246,20 @@ fn start_if_due(auto: &mut Auto) {
         .spawn(run);
     // If the thread cannot be made, rotation stays manual; a later change
     // of the period tries again.
-    auto.started = spawned.is_ok();
+    auto.started = spawned.is_ok().then_some(forks);
 }
 
-/// Installs this module's fork handlers, once, before [`AUTO`] is first
-/// locked (not under it: a fork may be running the handlers).
-fn watch_forks() {
-    static WATCHING: Once = Once::new();
-    WATCHING.call_once(|| {
-        at_fork(prepare_fork, after_fork_in_parent, after_fork_in_child);
-    });
-}
-
-/// This module's locks, as a forking thread holds them across its fork:
-/// [`AUTO`], then the trim's [`LAST`] (never taken the other way round).
-type AcrossFork = (
-    MutexGuard<'static, Auto>,
-    MutexGuard<'static, Option<Instant>>,
-);
-
-std::thread_local! {
-    /// The locks a forking thread holds across its fork, so that the child
-    /// does not inherit one held by the rotation thread.
-    static HELD_ACROSS_FORK: RefCell<Option<AcrossFork>> = const { RefCell::new(None) };
-}
-
-/// Before a fork: holds [`AUTO`] and [`LAST`] (unless this thread's
-/// locals are gone, at its exit).
-extern "C" fn prepare_fork() {
-    let _ = HELD_ACROSS_FORK.try_with(|held| {
-        let auto = auto();
-        let last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
-        *held.borrow_mut() = Some((auto, last));
-    });
-}
-
-fn release_after_fork() -> Option<AcrossFork> {
-    HELD_ACROSS_FORK
-        .try_with(|held| held.borrow_mut().take())
-        .ok()
-        .flatten()
-}
-
-extern "C" fn after_fork_in_parent() {
-    drop(release_after_fork());
-}
-
-/// The child has no rotation thread: a later period starts one.
-extern "C" fn after_fork_in_child() {
-    if let Some((mut auto, last)) = release_after_fork() {
-        auto.started = false;
-        drop(last);
+/// What a fork holds: [`AUTO`], then the trim's [`LAST`] (never taken the
+/// other way round, nor with any other lock held), then the registry's
+/// and the pools' locks (`registry::hold_for_fork`), so that the child
+/// does not inherit one held by the rotation thread.
+fn hold_for_fork(held: &mut ForkHold) {
+    // SAFETY: statics.
+    unsafe {
+        held.keep(auto());
+        held.keep(LAST.lock().unwrap_or_else(PoisonError::into_inner));
     }
+    registry::hold_for_fork(held);
 }
 
 /// The thread: waits a period, rotates, and again; waits for a period to be
