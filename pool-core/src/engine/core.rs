@@ -22,7 +22,7 @@ use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::{ForkHold, excluded};
 use crate::engine::registry::{self, Entry, Rotate};
 use crate::engine::rotation;
-use crate::engine::slot::{Slots, epoch};
+use crate::engine::slot::{self, Slots, epoch};
 use crate::engine::stats::{Counters, Stats};
 use crate::engine::store::{Graveyard, Shared};
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
@@ -393,12 +393,14 @@ impl Rotate for PoolCore {
         drop(fork);
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         let mut stats = Stats {
-            created: caches.created + load(&self.counters.created),
-            hits_local: caches.hits_local,
+            created: caches[slot::CREATED] + load(&self.counters.created),
+            hits_local: caches[slot::HITS_LOCAL],
             hits_primary: shared.hits_primary,
             hits_victim: shared.hits_victim,
-            returned: caches.returned + caches.dropped + load(&self.counters.returned),
-            dropped_capacity: shared.dropped_capacity + caches.dropped,
+            returned: caches[slot::RETURNED]
+                + caches[slot::DROPPED]
+                + load(&self.counters.returned),
+            dropped_capacity: shared.dropped_capacity + caches[slot::DROPPED],
             dropped_rotation: shared.dropped_rotation,
             discarded: load(&self.counters.discarded),
             rejected: load(&self.counters.rejected),
@@ -416,8 +418,9 @@ impl Rotate for PoolCore {
             .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
         // Every byte counted in is, from then on, idle, counted out by an
         // acquire, or destroyed by the store.
-        let held = (caches.idle_in + load(&self.idle_in))
-            .saturating_sub(caches.idle_out + load(&self.idle_out) + self.shared.dropped_bytes());
+        let held = (caches[slot::IDLE_IN] + load(&self.idle_in)).saturating_sub(
+            caches[slot::IDLE_OUT] + load(&self.idle_out) + self.shared.dropped_bytes(),
+        );
         stats.idle_bytes = held + stats.idle * self.box_bytes as u64;
         stats
     }

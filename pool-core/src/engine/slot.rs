@@ -82,22 +82,9 @@ pub(crate) struct Slot<L> {
     gate: AtomicU64,
     /// Held by the owner's slow paths and by a rotation aging the slot.
     lock: SlotLock,
-    /// Acquires served from this cache; written by the owner only.
-    pub(crate) hits_local: AtomicU64,
-    /// Releases kept by this cache; written by the owner only.
-    pub(crate) returned: AtomicU64,
-    /// Releases destroyed at once because this cache and the shared store
-    /// were both full: returned, and dropped for capacity. Written by the
-    /// owner only.
-    pub(crate) dropped: AtomicU64,
-    /// Objects made for acquires that missed this cache; written by the
-    /// owner only.
-    pub(crate) created: AtomicU64,
-    /// The heap bytes of the objects this cache kept on release, and of
-    /// those acquires took from it, as the pool counts them
-    /// (`Reset::heap_bytes`); written by the owner only.
-    pub(crate) idle_in: AtomicU64,
-    pub(crate) idle_out: AtomicU64,
+    /// Its counters, by the indices [`HITS_LOCAL`] to [`IDLE_OUT`]; written
+    /// by the owner only.
+    pub(crate) counts: [AtomicU64; 6],
     contents: UnsafeCell<L>,
     /// The thread that registered the slot: its owner. Last, off the lines
     /// the fast path reads.
@@ -121,30 +108,21 @@ pub(crate) struct Slots<L> {
     retired: Totals,
 }
 
-/// The caches' counters, summed (see [`Slot`]'s fields of the same names).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Totals {
-    pub(crate) hits_local: u64,
-    pub(crate) returned: u64,
-    pub(crate) dropped: u64,
-    pub(crate) created: u64,
-    pub(crate) idle_in: u64,
-    pub(crate) idle_out: u64,
-}
+/// A slot's counters ([`Slot::counts`]): acquires served from the cache;
+/// releases it kept; releases destroyed at once because it and the shared
+/// store were both full (returned, and dropped for capacity); objects made
+/// for acquires that missed it; the heap bytes of the objects it kept on
+/// release, and of those acquires took from it, as the pool counts them
+/// (`Reset::heap_bytes`).
+pub(crate) const HITS_LOCAL: usize = 0;
+pub(crate) const RETURNED: usize = 1;
+pub(crate) const DROPPED: usize = 2;
+pub(crate) const CREATED: usize = 3;
+pub(crate) const IDLE_IN: usize = 4;
+pub(crate) const IDLE_OUT: usize = 5;
 
-impl Totals {
-    fn add<L>(self, slot: &Slot<L>) -> Totals {
-        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
-        Totals {
-            hits_local: self.hits_local + load(&slot.hits_local),
-            returned: self.returned + load(&slot.returned),
-            dropped: self.dropped + load(&slot.dropped),
-            created: self.created + load(&slot.created),
-            idle_in: self.idle_in + load(&slot.idle_in),
-            idle_out: self.idle_out + load(&slot.idle_out),
-        }
-    }
-}
+/// The caches' counters, summed, by the indices of [`Slot::counts`].
+pub(crate) type Totals = [u64; 6];
 
 /// The owner's exclusive access to a slot's contents for one operation.
 pub(crate) struct Entered<'a, L> {
@@ -175,12 +153,15 @@ impl<L> Slot<L> {
                 busy: AtomicU8::new(0),
                 gate: AtomicU64::new(gate),
                 lock: SlotLock(AtomicBool::new(false)),
-                hits_local: AtomicU64::new(0),
-                returned: AtomicU64::new(0),
-                dropped: AtomicU64::new(0),
-                created: AtomicU64::new(0),
-                idle_in: AtomicU64::new(0),
-                idle_out: AtomicU64::new(0),
+                // Not `[const { .. }; 6]`: loom's atomics are not `const`.
+                counts: [
+                    AtomicU64::new(0),
+                    AtomicU64::new(0),
+                    AtomicU64::new(0),
+                    AtomicU64::new(0),
+                    AtomicU64::new(0),
+                    AtomicU64::new(0),
+                ],
                 contents: UnsafeCell::new(contents),
                 owner,
             }
@@ -319,14 +300,7 @@ impl<L> Slots<L> {
         pub(crate) fn new() -> Self {
             Slots {
                 live: Vec::new(),
-                retired: Totals {
-                    hits_local: 0,
-                    returned: 0,
-                    dropped: 0,
-                    created: 0,
-                    idle_in: 0,
-                    idle_out: 0,
-                },
+                retired: [0; 6],
             }
         }
     }
@@ -338,17 +312,18 @@ impl<L> Slots<L> {
             self.live.swap_remove(at);
             // SAFETY: the slot was registered, so it is still allocated
             // (slots are freed only after leaving the registry).
-            let slot = unsafe { slot.as_ref() };
-            self.retired = self.retired.add(slot);
+            add(&mut self.retired, unsafe { slot.as_ref() });
         }
     }
 
     /// The caches' counters, summed, the departed caches' included.
     pub(crate) fn totals(&self) -> Totals {
-        self.live.iter().fold(self.retired, |totals, slot| {
+        let mut totals = self.retired;
+        for slot in &self.live {
             // SAFETY: registered, so allocated; only atomics are read.
-            totals.add(unsafe { slot.0.as_ref() })
-        })
+            add(&mut totals, unsafe { slot.0.as_ref() });
+        }
+        totals
     }
 
     /// Runs `age` on the contents of every cache whose owner is between
@@ -395,6 +370,13 @@ impl<L> Slots<L> {
             // Release: an owner that reads this sees what `age` did.
             slot.gate.store(now, Ordering::Release);
         }
+    }
+}
+
+/// Adds `slot`'s counters to `totals`.
+fn add<L>(totals: &mut Totals, slot: &Slot<L>) {
+    for (total, count) in totals.iter_mut().zip(&slot.counts) {
+        *total += count.load(Ordering::Relaxed);
     }
 }
 

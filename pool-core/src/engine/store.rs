@@ -200,9 +200,7 @@ impl<T> Shared<T> {
     pub(crate) fn lock(&self, now: u64) -> Locked<'_, T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
-            idle: &self.idle,
-            primary: &self.primary,
-            primary_epoch: &self.primary_epoch,
+            shared: self,
             graveyard: self.graveyard(),
         };
         locked.advance_to(now);
@@ -261,9 +259,7 @@ impl<T> Tiers<T> {
 /// objects in the graveyard.
 pub(crate) struct Locked<'a, T> {
     tiers: MutexGuard<'a, Tiers<T>>,
-    idle: &'a AtomicUsize,
-    primary: &'a AtomicUsize,
-    primary_epoch: &'a AtomicU64,
+    shared: &'a Shared<T>,
     // Declared after `tiers`: struct fields drop in declaration order, so the
     // lock is released before any object in here is destroyed and its
     // destructor (user code) runs.
@@ -273,11 +269,10 @@ pub(crate) struct Locked<'a, T> {
 impl<T> Drop for Locked<'_, T> {
     fn drop(&mut self) {
         // Still under the lock, so the hints are the counts at release.
-        self.idle.store(self.tiers.len(), Ordering::Relaxed);
-        self.primary
-            .store(self.tiers.primary.len(), Ordering::Relaxed);
-        self.primary_epoch
-            .store(self.tiers.epoch, Ordering::Relaxed);
+        let (shared, tiers) = (self.shared, &self.tiers);
+        shared.idle.store(tiers.len(), Ordering::Relaxed);
+        shared.primary.store(tiers.primary.len(), Ordering::Relaxed);
+        shared.primary_epoch.store(tiers.epoch, Ordering::Relaxed);
     }
 }
 
@@ -285,8 +280,7 @@ impl<T> Locked<'_, T> {
     /// Releases the lock and hands over the objects to destroy, so that the
     /// caller decides when their destructors run.
     pub(crate) fn unlock(mut self) -> Graveyard<T> {
-        let empty = self.graveyard.empty();
-        std::mem::replace(&mut self.graveyard, empty)
+        std::mem::replace(&mut self.graveyard, self.shared.graveyard())
     }
 
     fn advance_to(&mut self, now: u64) {
@@ -467,15 +461,6 @@ impl<T> Graveyard<T> {
     /// Whether no object is to be destroyed.
     pub(crate) fn is_empty(&self) -> bool {
         self.dead.is_empty()
-    }
-
-    /// An empty graveyard for the same objects.
-    pub(crate) fn empty(&self) -> Self {
-        Graveyard {
-            dead: Vec::new(),
-            dispose: self.dispose,
-            dropped: self.dropped,
-        }
     }
 
     /// Buries one object.

@@ -139,7 +139,7 @@ impl RawCache {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
         let value = entered.get().items.pop()?;
-        bump(&slot.hits_local);
+        bump(&slot.counts[slot::HITS_LOCAL]);
         Some(value)
     }
 
@@ -160,9 +160,9 @@ impl RawCache {
             return Err(value);
         }
         local.items.push(value);
-        let returned = bump(&slot.returned);
+        let returned = bump(&slot.counts[slot::RETURNED]);
         if let Some(Bytes { held, sample }) = bytes {
-            bump_by(&slot.idle_in, held as u64);
+            bump_by(&slot.counts[slot::IDLE_IN], held as u64);
             if sample && returned % SAMPLE == 0 {
                 self.tally(local, held);
             }
@@ -175,7 +175,7 @@ impl RawCache {
     /// is registered and this thread its owner).
     #[inline(always)]
     pub(crate) fn count_out(&self, held: usize) {
-        bump_by(&self.slot().idle_out, held as u64);
+        bump_by(&self.slot().counts[slot::IDLE_OUT], held as u64);
     }
 
     /// Records a sampled release of `bytes` in the cache's own tally, and
@@ -227,7 +227,7 @@ impl RawCache {
         if !full {
             return Err(value);
         }
-        bump(&slot.dropped);
+        bump(&slot.counts[slot::DROPPED]);
         self.core().shared.destroy(value, true);
         Ok(())
     }
@@ -239,7 +239,7 @@ impl RawCache {
         if self.retired.get() {
             self.core().created(1);
         } else {
-            bump(&self.slot().created);
+            bump(&self.slot().counts[slot::CREATED]);
         }
     }
 
@@ -297,7 +297,7 @@ impl RawCache {
         let Some(Some(mut entered)) = entered else {
             return self.core().put_uncached(value);
         };
-        let returned = &self.slot().returned;
+        let returned = &self.slot().counts[slot::RETURNED];
         let local = entered.get();
         let current = epoch().now();
         if local.epoch == current && local.grow() {
