@@ -69,7 +69,7 @@ pub(crate) struct CoreRef(NonNull<PoolCore>);
 
 impl CoreRef {
     /// A pointer to no core, for a cache not yet registered
-    /// (`RawCache::unset`), which reads it only once it is replaced.
+    /// (`ThreadCache::unset`), which reads it only once it is replaced.
     pub(crate) const NONE: CoreRef = CoreRef(NonNull::dangling());
 
     /// The core, for as long as the pointer is valid.
@@ -151,7 +151,7 @@ impl PoolCore {
             // SAFETY: a core without an owner was made by `PoolState::new`,
             // and every way into one of those takes the state as
             // `&'static` (`__private::finish`, with its unset caches,
-            // `RawCache::unset`, and `StateRef::from_static`), so its core field is `'static`
+            // `ThreadCache::unset`, and `StateRef::from_static`), so its core field is `'static`
             // too; only `with_owner` states are reached otherwise.
             None => Entry::Static(unsafe { &*std::ptr::from_ref(self) }),
         };

@@ -139,7 +139,7 @@ impl<L> Slot<L> {
     crate::sync::const_fn! {
         /// A slot no one owns, whose gate is closed for ever: the fast paths
         /// back off from it and nothing registers it (a static pool's cache
-        /// before its first slow path, `crate::engine::cache::RawCache::unset`).
+        /// before its first slow path, `crate::engine::cache::ThreadCache::unset`).
         pub(crate) fn closed(contents: L) -> Self {
             Slot::new(contents, CLAIMED, Owner::NONE)
         }

@@ -32,7 +32,7 @@
 //! holds, a constant with no destructor, so that the thread-local has no
 //! lazy initialisation and no state to check, and no machinery of its own
 //! per pooled type (docs/PERFORMANCE.md, "Compile cost of the derive").
-//! It starts [unset](RawCache::unset); the thread's first slow path on the
+//! It starts [unset](ThreadCache::unset); the thread's first slow path on the
 //! pool registers it ([`RawCache::register`]) and lists it in the thread's
 //! one exit list ([`EXITING`]), whose destructor retires it at the
 //! thread's exit, as a cache's own `Drop` would.
@@ -114,7 +114,7 @@ impl RawCache {
     pub(super) fn core(&self) -> &PoolCore {
         // SAFETY: not `CoreRef::NONE`: a cache is made with its core, or
         // unset, and then handed one by its first slow path before anything
-        // reads it (`RawCache::unset`).
+        // reads it (`ThreadCache::unset`).
         unsafe { self.core.get().get() }
     }
 
@@ -467,16 +467,27 @@ pub struct ThreadCache(ManuallyDrop<RawCache>);
 
 impl ThreadCache {
     crate::sync::const_fn! {
-        /// An [`unset`](RawCache::unset) cache.
+        /// A static pool's cache as its `thread_local!` holds it before the
+        /// thread's first slow path on the pool: no slot of its own, no
+        /// pool, nothing allocated, so the thread-local is a constant and
+        /// its machinery is compiled once for every pool. Its slot is the
+        /// closed [`UNSET`], which the fast paths back off from; the first
+        /// slow path registers it with the pool it is handed
+        /// ([`RawCache::register`]).
         ///
         /// # Safety
         ///
-        /// As for [`RawCache::unset`]; and the value is a thread-local's,
-        /// on the thread that uses it (its exit list holds a pointer to it).
+        /// The cache is handed to slow paths only with one pool's core,
+        /// which outlives the cache (a static pool's: `pool!`); and the
+        /// value is a thread-local's, on the thread that uses it (its exit
+        /// list holds a pointer to it).
         #[must_use]
         pub unsafe fn unset() -> Self {
-            // SAFETY: the caller's promise.
-            ThreadCache(ManuallyDrop::new(unsafe { RawCache::unset() }))
+            ThreadCache(ManuallyDrop::new(RawCache {
+                slot: Cell::new(unset_slot()),
+                core: Cell::new(CoreRef::NONE),
+                retired: Cell::new(false),
+            }))
         }
     }
 
@@ -539,30 +550,7 @@ impl RawCache {
         unsafe { slot::free(registered) };
     }
 
-    crate::sync::const_fn! {
-        /// A static pool's cache as its `thread_local!` holds it before the
-        /// thread's first slow path on the pool: no slot of its own, no
-        /// pool, nothing allocated, so the thread-local is a constant and
-        /// its machinery is compiled once for every pool. Its slot is the
-        /// closed [`UNSET`], which the fast paths back off from; the first
-        /// slow path registers it with the pool it is handed
-        /// ([`RawCache::register`]).
-        ///
-        /// # Safety
-        ///
-        /// The cache is handed to slow paths only with one pool's core,
-        /// which outlives the cache (a static pool's: `pool!`).
-        #[must_use]
-        pub(crate) unsafe fn unset() -> Self {
-            RawCache {
-                slot: Cell::new(unset_slot()),
-                core: Cell::new(CoreRef::NONE),
-                retired: Cell::new(false),
-            }
-        }
-    }
-
-    /// Whether the cache is [`unset`](RawCache::unset): no slot of its
+    /// Whether the cache is [`unset`](ThreadCache::unset): no slot of its
     /// own yet.
     #[inline]
     pub(crate) fn is_unset(&self) -> bool {
@@ -579,7 +567,7 @@ crate::sync::const_fn! {
 }
 
 crate::sync::global! {
-    /// The slot of every [`unset`](RawCache::unset) cache: closed for
+    /// The slot of every [`unset`](ThreadCache::unset) cache: closed for
     /// ever, so the fast paths back off from it, and entered by nothing
     /// else (the slow paths register a slot of the cache's own first, and
     /// `enter_slow`, `retire` and `Drop` pass an unset cache over).
@@ -598,7 +586,7 @@ struct Unset(CachePadded<Slot<Local>>);
 unsafe impl Sync for Unset {}
 
 impl RawCache {
-    /// Registers an [`unset`](RawCache::unset) cache with its pool, whose
+    /// Registers an [`unset`](ThreadCache::unset) cache with its pool, whose
     /// core is `core`, on its thread's first slow path; nothing for any
     /// other cache, or a retired one.
     #[inline]
@@ -612,7 +600,7 @@ impl RawCache {
     #[inline(never)]
     fn register_unset(&self, core: &PoolCore) {
         // SAFETY: the core an unset cache is handed with outlives it
-        // (`RawCache::unset`'s promise).
+        // (`ThreadCache::unset`'s promise).
         self.core.set(unsafe { CoreRef::new(NonNull::from(core)) });
         let me = NonNull::from(self);
         if EXITING
