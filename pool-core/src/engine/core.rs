@@ -20,7 +20,7 @@ use crate::engine::bytes::Calibration;
 use crate::engine::cache::policy::{Bounds, Local};
 use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::{ForkHold, excluded};
-use crate::engine::registry::{self, Entry, Rotate};
+use crate::engine::registry::{Entry, Rotate};
 use crate::engine::rotation;
 use crate::engine::slot::{self, Slots, epoch};
 use crate::engine::stats::{Counters, Stats};
@@ -444,7 +444,7 @@ impl fmt::Debug for PoolCore {
 impl Drop for PoolCore {
     fn drop(&mut self) {
         if self.registered.load(Ordering::Acquire) {
-            registry::retire(self.name, self.stats());
+            crate::engine::registry::retire(self.name, self.stats());
         }
     }
 }
