@@ -12,7 +12,6 @@
 //! which makes the core's [`Dispose`] for its `T`; the threads' caches reach
 //! the core through a [`CoreRef`] (`crate::engine::cache`).
 
-use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Weak;
 
@@ -427,14 +426,6 @@ impl Rotate for PoolCore {
 
     fn rotate_to(&self, now: u64) -> bool {
         self.age(now, false)
-    }
-}
-
-impl fmt::Debug for PoolCore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PoolCore")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
     }
 }
 

@@ -448,22 +448,18 @@ impl Drop for Held<'_> {
 // the core is reached through a `Sync` reference.
 unsafe impl Send for RawCache {}
 
-impl std::fmt::Debug for RawCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.slot().enter(epoch().now()) {
-            Some(mut entered) => entered.get().fmt(f),
-            None => f.write_str("RawCache { <in use> }"),
-        }
-    }
-}
-
 /// A static pool's cache, as its `thread_local!` holds it: never dropped
 /// by the thread-local (so it needs no destructor state), retired at the
 /// thread's exit by [`EXITING`] once registered.
 #[doc(hidden)]
-#[derive(Debug)]
 #[repr(transparent)]
 pub struct ThreadCache(ManuallyDrop<RawCache>);
+
+impl std::fmt::Debug for ThreadCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadCache").finish_non_exhaustive()
+    }
+}
 
 impl ThreadCache {
     crate::sync::const_fn! {
@@ -538,26 +534,6 @@ pub(crate) fn exit_static_caches() {
     exit_all(EXITING.with(|exiting| std::mem::take(&mut *exiting.0.borrow_mut())));
 }
 
-impl RawCache {
-    /// The thread's exit, for a registered static pool's cache: retired
-    /// (its objects to the shared store), its slot freed, and set back to
-    /// `UNSET`, retired, for any later use.
-    fn exit(&self) {
-        self.retire();
-        let registered = self.slot.replace(unset_slot());
-        // SAFETY: `retire` took the slot out of the registry, and the
-        // cache, its only other user, points to `UNSET` from now on.
-        unsafe { slot::free(registered) };
-    }
-
-    /// Whether the cache is [`unset`](ThreadCache::unset): no slot of its
-    /// own yet.
-    #[inline]
-    pub(crate) fn is_unset(&self) -> bool {
-        std::ptr::eq(self.slot.get().as_ptr().cast_const(), &raw const UNSET.0)
-    }
-}
-
 crate::sync::const_fn! {
     /// A pointer to [`UNSET`].
     fn unset_slot() -> NonNull<CachePadded<Slot<Local>>> {
@@ -586,6 +562,24 @@ struct Unset(CachePadded<Slot<Local>>);
 unsafe impl Sync for Unset {}
 
 impl RawCache {
+    /// The thread's exit, for a registered static pool's cache: retired
+    /// (its objects to the shared store), its slot freed, and set back to
+    /// `UNSET`, retired, for any later use.
+    fn exit(&self) {
+        self.retire();
+        let registered = self.slot.replace(unset_slot());
+        // SAFETY: `retire` took the slot out of the registry, and the
+        // cache, its only other user, points to `UNSET` from now on.
+        unsafe { slot::free(registered) };
+    }
+
+    /// Whether the cache is [`unset`](ThreadCache::unset): no slot of its
+    /// own yet.
+    #[inline]
+    pub(crate) fn is_unset(&self) -> bool {
+        std::ptr::eq(self.slot.get().as_ptr().cast_const(), &raw const UNSET.0)
+    }
+
     /// Registers an [`unset`](ThreadCache::unset) cache with its pool, whose
     /// core is `core`, on its thread's first slow path; nothing for any
     /// other cache, or a retired one.
@@ -614,9 +608,7 @@ impl RawCache {
         }
         self.slot.set(Self::registered(core));
     }
-}
 
-impl RawCache {
     /// Hands the cache's idle objects to the shared store and its counters
     /// to the pool's totals, for good: what the thread's exit does. Later
     /// calls do nothing, so a loom model can retire a cache before loom

@@ -73,16 +73,6 @@ pub(crate) enum Crossing {
     Full,
 }
 
-impl std::fmt::Debug for Local {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LocalCache")
-            .field("idle", &self.items.len())
-            .field("epoch", &self.epoch)
-            .field("last_crossing", &self.last_crossing)
-            .finish()
-    }
-}
-
 impl Local {
     /// An empty cache within `bounds`, current at epoch `now`; with no room
     /// (`Bounds` of 0), for a closed slot (`Slot::closed`).
