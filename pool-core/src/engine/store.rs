@@ -99,7 +99,19 @@ impl<T> Shared<T> {
                 idle: AtomicUsize::new(0),
                 primary: AtomicUsize::new(0),
                 primary_epoch: AtomicU64::new(0),
-                tiers: Mutex::new(Tiers::new()),
+                tiers: Mutex::new(Tiers {
+                    primary: Vec::new(),
+                    epoch: 0,
+                    victim: Vec::new(),
+                    _line: [0; 64 - size_of::<Vec<()>>()],
+                    counts: SharedCounts {
+                        hits_primary: 0,
+                        hits_victim: 0,
+                        dropped_capacity: 0,
+                        dropped_rotation: 0,
+                        idle: 0,
+                    },
+                }),
                 dispose,
                 dropped_bytes: AtomicU64::new(0),
             }
@@ -211,7 +223,7 @@ impl<T> Shared<T> {
     pub(crate) fn counts(&self) -> SharedCounts {
         let tiers = lock(&self.tiers);
         SharedCounts {
-            idle: (tiers.primary.len() + tiers.victim.len()) as u64,
+            idle: tiers.len() as u64,
             ..tiers.counts
         }
     }
@@ -223,33 +235,13 @@ impl<T> Drop for Shared<T> {
     fn drop(&mut self) {
         let mut graveyard = self.graveyard();
         let mut tiers = lock(&self.tiers);
-        let (primary, victim) = (
-            std::mem::take(&mut tiers.primary),
-            std::mem::take(&mut tiers.victim),
-        );
+        graveyard.bury(std::mem::take(&mut tiers.primary));
+        graveyard.bury(std::mem::take(&mut tiers.victim));
         drop(tiers);
-        graveyard.bury(primary);
-        graveyard.bury(victim);
     }
 }
 
 impl<T> Tiers<T> {
-    const fn new() -> Self {
-        Tiers {
-            primary: Vec::new(),
-            epoch: 0,
-            victim: Vec::new(),
-            _line: [0; 64 - size_of::<Vec<()>>()],
-            counts: SharedCounts {
-                hits_primary: 0,
-                hits_victim: 0,
-                dropped_capacity: 0,
-                dropped_rotation: 0,
-                idle: 0,
-            },
-        }
-    }
-
     fn len(&self) -> usize {
         self.primary.len() + self.victim.len()
     }

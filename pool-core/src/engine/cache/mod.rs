@@ -200,7 +200,7 @@ impl RawCache {
     /// Records an acquire's miss at epoch `now` without the slot's lock,
     /// if the cache is current (and so, since `pop` at `now` has just
     /// failed, empty), and says whether it was: then the miss has nothing
-    /// to age here (see `PoolCore::take_slow`).
+    /// to age here (see [`take_shared`]).
     #[inline]
     pub(crate) fn missed_current(&self, now: u64) -> bool {
         self.slot().enter(now).is_some_and(|mut entered| {
@@ -212,8 +212,9 @@ impl RawCache {
 
     /// Destroys `value`, a released object the fast path could not keep,
     /// if the cache is at its bound and current at `now` (the caller has
-    /// seen the shared store full at `now`): counted as returned and dropped for capacity (one counter,
-    /// `Slot::dropped`), as the store counts what it buries. Hands `value`
+    /// seen the shared store full at `now`): counted as returned and
+    /// dropped for capacity (one counter, `slot::DROPPED`), as the store
+    /// counts what it buries. Hands `value`
     /// back if the cache has room, is out of date or is in use.
     ///
     /// Runs the destructor (user code) after leaving the slot.
