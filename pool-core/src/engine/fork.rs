@@ -133,7 +133,7 @@ impl Owner {
     pub(crate) fn current() -> Owner {
         Owner {
             thread: serial(),
-            forks: FORKS.load(Ordering::Relaxed),
+            forks: forks(),
         }
     }
 
@@ -142,9 +142,7 @@ impl Owner {
     /// forked. (Only that thread crossed the fork, and serials are never
     /// reused within a line of processes, so the latest fork decides.)
     pub(crate) fn is_orphaned(&self) -> bool {
-        self.forks < FORKS.load(Ordering::Relaxed)
-            && self.thread != 0
-            && self.thread != FORKER.load(Ordering::Relaxed)
+        self.forks < forks() && self.thread != 0 && self.thread != FORKER.load(Ordering::Relaxed)
     }
 }
 
@@ -187,8 +185,7 @@ pub(crate) fn excluded() -> Excluded {
     let mut sections = SECTIONS.load(Ordering::Relaxed);
     loop {
         if sections >= FORKING {
-            spin_wait(round);
-            round = round.saturating_add(1);
+            spin_wait(&mut round);
             sections = SECTIONS.load(Ordering::Relaxed);
             continue;
         }
@@ -231,8 +228,7 @@ extern "C" fn prepare() {
     SECTIONS.fetch_add(FORKING, Ordering::Acquire);
     let mut round = 0;
     while SECTIONS.load(Ordering::Acquire) % FORKING != 0 {
-        spin_wait(round);
-        round = round.saturating_add(1);
+        spin_wait(&mut round);
     }
     if let Some(hold) = HOLD.get() {
         let mut held = ForkHold(Vec::new());
@@ -245,11 +241,7 @@ extern "C" fn prepare() {
 
 /// Releases what [`prepare`] held, after the fork.
 fn release() {
-    let held = HELD
-        .try_with(|slot| slot.borrow_mut().take())
-        .ok()
-        .flatten();
-    drop(held);
+    drop(HELD.try_with(|slot| slot.borrow_mut().take()));
 }
 
 /// After a fork, in the parent: the locks are released, and sections may

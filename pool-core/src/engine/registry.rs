@@ -176,15 +176,15 @@ fn drop_deferred() {
 pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
     let _fork = excluded();
     let mut pools = lock(&POOLS);
-    if !registered.load(Ordering::Relaxed) {
-        // Run-time pools come and go: forget the gone ones here too, so a
-        // program that makes pools and never rotates keeps a short list.
-        pools.retain(|entry| !entry.is_gone());
-        pools.push(pool);
-        registered.store(true, Ordering::Release);
-        return true;
+    if registered.load(Ordering::Relaxed) {
+        return false;
     }
-    false
+    // Run-time pools come and go: forget the gone ones here too, so a
+    // program that makes pools and never rotates keeps a short list.
+    pools.retain(|entry| !entry.is_gone());
+    pools.push(pool);
+    registered.store(true, Ordering::Release);
+    true
 }
 
 /// Every registered pool, copied, so that no lock is held while the caller

@@ -406,8 +406,7 @@ impl SlotLock {
             if let Some(locked) = self.try_lock() {
                 return locked;
             }
-            spin_wait(round);
-            round = round.saturating_add(1);
+            spin_wait(&mut round);
         }
     }
 }

@@ -228,19 +228,17 @@ pub(crate) use {const_fn, global};
 /// own.
 pub(crate) const BACKGROUND_THREADS: bool = !cfg!(any(miri, all(test, loom)));
 
-/// One round of waiting for a flag another thread holds briefly: a CPU
-/// hint, and after a while a yield to the scheduler (in case the holder was
-/// descheduled). Under loom, a yield, which tells the model checker the
-/// loop waits for another thread.
+/// One round of waiting for a flag another thread holds briefly, counted
+/// in `round`: a CPU hint, and after a while a yield to the scheduler (in
+/// case the holder was descheduled). Under loom, a yield, which tells the
+/// model checker the loop waits for another thread.
 #[inline]
-pub(crate) fn spin_wait(round: u32) {
+pub(crate) fn spin_wait(round: &mut u32) {
+    *round = round.saturating_add(1);
     #[cfg(all(test, loom))]
-    {
-        let _ = round;
-        loom::thread::yield_now();
-    }
+    loom::thread::yield_now();
     #[cfg(not(all(test, loom)))]
-    if round < 64 {
+    if *round <= 64 {
         std::hint::spin_loop();
     } else {
         std::thread::yield_now();
