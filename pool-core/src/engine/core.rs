@@ -189,11 +189,6 @@ impl PoolCore {
             .fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Counts an object taken out of the pool for good.
-    pub(crate) fn detach(&self) {
-        self.counters.detached.fetch_add(1, Ordering::Relaxed);
-    }
-
     /// Counts an object given with `Pool::put`, before it is reset.
     pub(crate) fn count_put(&self) {
         self.counters.put.fetch_add(1, Ordering::Relaxed);
@@ -209,12 +204,10 @@ impl PoolCore {
     /// (at most its capacity).
     #[inline(never)]
     pub(crate) fn missing(&self, target: usize) -> usize {
-        let target = target.min(self.bounds.capacity);
-        let now = self.register();
-        let store = self.shared.lock(now);
-        let missing = target.saturating_sub(store.len());
-        drop(store.unlock());
-        missing
+        // The store's lock is released before what it expires is destroyed
+        // (`Locked`'s drop).
+        let held = self.shared.lock(self.register()).len();
+        target.min(self.bounds.capacity).saturating_sub(held)
     }
 
     /// Files a batch of objects `prefill` made, counted as created and
@@ -227,9 +220,9 @@ impl PoolCore {
         self.counters
             .returned
             .fetch_add(made as u64, Ordering::Relaxed);
-        let mut store = self.shared.lock(now);
-        store.put_from(&mut batch, ..made, now, self.bounds.capacity);
-        drop(store.unlock());
+        self.shared
+            .lock(now)
+            .put_from(&mut batch, ..made, now, self.bounds.capacity);
     }
 
     /// Counts and drops an object whose guard does not give it back:
@@ -239,7 +232,7 @@ impl PoolCore {
     pub(crate) fn abandon(&self, value: Option<Erased>) {
         match value {
             Some(value) => self.discard(value, false),
-            None => self.detach(),
+            None => _ = self.counters.detached.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -284,12 +277,6 @@ impl PoolCore {
         if held > 0 {
             self.idle_out.fetch_add(held as u64, Ordering::Relaxed);
         }
-    }
-
-    /// Counts an object filed in the shared store with no cache between.
-    #[inline]
-    pub(crate) fn count_returned(&self) {
-        self.counters.returned.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Drops every idle object of this pool now (`Pool::clear`): both
@@ -361,7 +348,7 @@ impl PoolCore {
     #[inline(never)]
     pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
         let now = self.register();
-        self.count_returned();
+        self.counters.returned.fetch_add(1, Ordering::Relaxed);
         let mut store = self.shared.lock(now);
         store.put_one(value, self.bounds.capacity);
         store.unlock()
