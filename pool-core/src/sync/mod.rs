@@ -158,26 +158,19 @@ pub(crate) fn heavy_barrier() -> bool {
 }
 
 /// Has `prepare` run before every `fork` of this process, `parent` after
-/// it in the parent and `child` in the child (`pthread_atfork`). Returns
-/// whether they were installed: not where there is no `fork` (Windows),
-/// nor under Miri or loom, which cannot fork.
-pub(crate) fn at_fork(
-    prepare: extern "C" fn(),
-    parent: extern "C" fn(),
-    child: extern "C" fn(),
-) -> bool {
+/// it in the parent and `child` in the child (`pthread_atfork`): not where
+/// there is no `fork` (Windows), nor under Miri or loom, which cannot
+/// fork. Nothing is installed if memory for it cannot be had.
+pub(crate) fn at_fork(prepare: extern "C" fn(), parent: extern "C" fn(), child: extern "C" fn()) {
+    // SAFETY: the handlers are plain functions that live for the whole
+    // process; pthread_atfork copies the three pointers, and fails only for
+    // want of memory (then nothing is installed).
     #[cfg(all(unix, not(any(miri, all(test, loom)))))]
-    {
-        // SAFETY: the handlers are plain functions that live for the whole
-        // process; pthread_atfork copies the three pointers, and fails only
-        // for want of memory (then nothing is installed).
-        unsafe { libc::pthread_atfork(Some(prepare), Some(parent), Some(child)) == 0 }
+    unsafe {
+        libc::pthread_atfork(Some(prepare), Some(parent), Some(child));
     }
     #[cfg(not(all(unix, not(any(miri, all(test, loom))))))]
-    {
-        let _ = (prepare, parent, child);
-        false
-    }
+    let _ = (prepare, parent, child);
 }
 
 /// Writes a constructor once: a `const fn` in the std build, a plain `fn`
