@@ -563,8 +563,9 @@ struct Unset(CachePadded<Slot<Local>>);
 unsafe impl Sync for Unset {}
 
 impl RawCache {
-    /// The thread's exit, for a registered static pool's cache: retired
-    /// (its objects to the shared store), its slot freed, and set back to
+    /// The thread's exit, for a registered cache (a static pool's, from its
+    /// thread's exit list; any other's, from its drop): retired (its
+    /// objects to the shared store), its slot freed, and set back to
     /// `UNSET`, retired, for any later use.
     fn exit(&self) {
         self.retire();
@@ -680,12 +681,9 @@ impl Drop for RawCache {
     /// that another thread can use them (or rotation can reclaim them), and
     /// its counters to the pool's totals.
     fn drop(&mut self) {
-        self.retire();
-        if self.is_unset() {
-            return; // its slot is the static `UNSET`
+        // An unset cache's slot is the static `UNSET`, and it holds nothing.
+        if !self.is_unset() {
+            self.exit();
         }
-        // SAFETY: `retire` took the slot out of the registry, and this
-        // handle, its only other user, is going away.
-        unsafe { slot::free(self.slot.get()) };
     }
 }
