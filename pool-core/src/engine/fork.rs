@@ -17,9 +17,10 @@
 //!   user's that is inside a slow path at the fork can still leave a store
 //!   locked, as any lock a forking program's other threads hold.)
 //! - Then, with no section in progress, the prepare handler takes the
-//!   locks that acquire and release paths take ([`ForkHold`], given by the
-//!   registry: the registry, then each pool's locks in `rotate_to`'s order)
-//!   and holds them across the fork, as malloc holds its arenas' locks, so
+//!   locks that acquire and release paths take ([`ForkHold`], given by
+//!   `crate::engine::rotation`: the automatic rotation's and the trim's,
+//!   the registry, then each pool's locks in `rotate_to`'s order) and
+//!   holds them across the fork, as malloc holds its arenas' locks, so
 //!   that a thread the child lacks cannot have left one locked. A fork
 //!   waits for each of them once; the parent's other threads wait for the
 //!   fork meanwhile. A slot's own lock is not taken (a slow path holds it
@@ -107,8 +108,8 @@ impl Drop for ForkHold {
     }
 }
 
-/// Takes the locks a fork holds ([`ForkHold`]): the registry's, set by the
-/// first registration.
+/// Takes the locks a fork holds ([`ForkHold`]): rotation's, set by the
+/// first [`watch`].
 static HOLD: OnceLock<fn(&mut ForkHold)> = OnceLock::new();
 
 /// The thread that made a cache, and when.

@@ -76,10 +76,7 @@ impl Entry {
     }
 
     fn is_gone(&self) -> bool {
-        match self {
-            Entry::Static(_) => false,
-            Entry::Owned(pool) => pool.strong_count() == 0,
-        }
+        matches!(self, Entry::Owned(pool) if pool.strong_count() == 0)
     }
 }
 
