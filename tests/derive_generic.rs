@@ -109,3 +109,68 @@ fn const_parameters_get_a_pool_per_value() {
     assert_eq!(Fixed::<1>::pool().stats().acquired(), 1);
     assert_eq!(Fixed::<2>::pool().stats().acquired(), 2);
 }
+
+/// A generic struct whose constructor makes what a reset does not
+/// (`retries: 3`): its release puts the constructor's value back from the
+/// template in its pool's state, on the thread that acquired the guard,
+/// on another thread, and in a thread-local destructor (after the thread's
+/// shares are gone, or before).
+#[derive(Poolable)]
+#[pool(new = Retry::new)]
+struct Retry<T> {
+    retries: u32,
+    items: Vec<T>,
+}
+
+impl<T> Retry<T> {
+    fn new() -> Self {
+        Retry {
+            retries: 3,
+            items: Vec::new(),
+        }
+    }
+}
+
+/// What a thread-local's destructor saw: `retries` of an object reused
+/// there, plus one.
+static IN_DESTRUCTOR: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+struct ReusesOnExit;
+
+impl Drop for ReusesOnExit {
+    fn drop(&mut self) {
+        let mut retry = Retry::<u16>::acquire();
+        retry.retries = 0;
+        drop(retry);
+        let reused = Retry::<u16>::acquire().retries;
+        IN_DESTRUCTOR.store(reused + 1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+std::thread_local! {
+    static ON_EXIT: ReusesOnExit = const { ReusesOnExit };
+}
+
+#[test]
+fn the_constructor_s_values_come_back_wherever_the_guard_is_dropped() {
+    let mut here = Retry::<u8>::acquire();
+    here.retries = 0;
+    here.items.push(1);
+    drop(here);
+    let mut held = Retry::<u8>::acquire();
+    assert_eq!((held.retries, held.items.len()), (3, 0));
+    held.retries = 1;
+    std::thread::spawn(move || drop(held)).join().unwrap();
+    let both = [Retry::<u8>::acquire(), Retry::<u8>::acquire()];
+    assert_eq!(both.each_ref().map(|retry| retry.retries), [3, 3]);
+    let stats = Retry::<u8>::pool().stats();
+    assert_eq!((stats.created, stats.reused()), (2, 2), "{stats:?}");
+
+    std::thread::spawn(|| {
+        ON_EXIT.with(|_| {});
+        drop(Retry::<u16>::acquire());
+    })
+    .join()
+    .unwrap();
+    assert_eq!(IN_DESTRUCTOR.load(std::sync::atomic::Ordering::Relaxed), 4);
+}

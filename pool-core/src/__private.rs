@@ -22,6 +22,7 @@ pub use crate::engine::cache::ThreadCache;
 pub use crate::pool::config::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::release;
+pub use crate::pool::runtime::generic::GenericReset;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
     Access, CloneEq, CloneOnly, Contents, ContentsCopied, ContentsEq, Copied, KindCloneEq,
@@ -178,11 +179,23 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 /// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`),
 /// named `name` (`#[pool(name = "...")]`) or by its type.
 #[inline]
-pub fn generic_pool<T: Reset + Send + 'static>(
+pub fn generic_pool<T: GenericReset>(
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
     crate::pool::runtime::generic::generic_pool(name, config)
+}
+
+/// What the derive's `acquire` returns for a generic struct: `T::pool()`'s
+/// acquire, through the thread's share of it in one lookup.
+#[allow(
+    clippy::inline_always,
+    reason = "the hot path of a generic struct's acquire"
+)]
+#[inline(always)]
+#[must_use]
+pub fn generic_acquire<T: GenericReset + crate::Poolable>() -> crate::Pooled<T> {
+    crate::pool::runtime::generic::generic_acquire(T::pool)
 }
 
 /// `std::thread_local!`, for generated code in crates that are

@@ -331,7 +331,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// guards with a share go back through it (`runtime::share`).
     #[inline(always)]
     pub(crate) fn release(&self, value: Boxed<T>) {
-        let Some(value) = self.prepare(value, self.config.reset_on, true) else {
+        let reset = self.config.reset_on == ResetOn::Release;
+        let Some(value) = self.prepare(value, reset, true) else {
             return;
         };
         let cache = match &self.local {
@@ -341,7 +342,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
         self.give(cache, value, epoch().now());
     }
 
-    /// Resets a released object if `reset_on` says so, holds it to the
+    /// Resets a released object if `reset` says so (`false` where the
+    /// pool resets on acquire, or the caller has reset it), holds it to the
     /// pool's bound in bytes, and runs the pool's
     /// `retain` test on it unless `check_retain` is `false` (a run-time
     /// pool's share fixes both when it is made; `false` only for a pool
@@ -350,10 +352,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub(crate) fn prepare(
         &self,
         mut value: Boxed<T>,
-        reset_on: ResetOn,
+        reset: bool,
         check_retain: bool,
     ) -> Option<Prepared<T>> {
-        if reset_on == ResetOn::Release {
+        if reset {
             self.reset(&mut value);
         }
         let mut bytes = None;
@@ -361,7 +363,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         if T::HEAP.is_counted() {
             let held = self.heap_bytes(&mut value);
             bytes = Some(if held > self.byte_bound() {
-                let (shrunk, kept) = self.over_bound(value, held, reset_on)?;
+                let (shrunk, kept) = self.over_bound(value, held)?;
                 value = shrunk;
                 Bytes {
                     held: kept,
@@ -411,12 +413,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// discards it.
     #[cold]
     #[inline(never)]
-    fn over_bound(
-        &self,
-        mut value: Boxed<T>,
-        bytes: usize,
-        reset_on: ResetOn,
-    ) -> Option<(Boxed<T>, usize)> {
+    fn over_bound(&self, mut value: Boxed<T>, bytes: usize) -> Option<(Boxed<T>, usize)> {
         let core = &self.state.core;
         if self.config.bytes.learns() {
             core.calibration.record(bytes);
@@ -427,7 +424,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             None => COLD_CAP,
         };
         let on_unwind = DiscardOnUnwind(core.discarded());
-        if reset_on == ResetOn::Acquire {
+        if self.config.reset_on == ResetOn::Acquire {
             value.reset();
         }
         let kept = value.shrink_to_bytes(budget);
@@ -447,8 +444,15 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// reused and now as discarded, so `in_use` does not count it.
     #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T) {
+        self.reset_by(value, T::reset);
+    }
+
+    /// [`Pool::reset`] with `reset` in place of [`Reset::reset`]: a generic
+    /// derived struct's, with its template at hand.
+    #[inline(always)]
+    pub(crate) fn reset_by(&self, value: &mut T, reset: impl FnOnce(&mut T)) {
         let on_unwind = DiscardOnUnwind(self.state.core.discarded());
-        value.reset();
+        reset(value);
         std::mem::forget(on_unwind);
     }
 

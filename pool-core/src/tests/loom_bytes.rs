@@ -84,7 +84,7 @@ fn releases_racing_for_the_idle_budget_keep_it_within_one_object_each() {
                     let cache = RawCache::new(pool.state.core());
                     let mut buffer = pool.take(Some(&cache), epoch().now(), ResetOn::Release);
                     buffer.reserve_exact(1000);
-                    if let Some(prepared) = pool.prepare(buffer, ResetOn::Release, false) {
+                    if let Some(prepared) = pool.prepare(buffer, true, false) {
                         pool.give(Some(&cache), prepared, epoch().now());
                     }
                     // The thread's exit: its cache's objects to the store.

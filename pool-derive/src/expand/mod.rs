@@ -189,6 +189,11 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
             .predicates
             .push(assumed);
     }
+    let (reset, acquire, reset_with) = if generic {
+        generic_reset(krate, input, fields, reset, poolable_where.as_ref())
+    } else {
+        (reset, TokenStream::new(), TokenStream::new())
+    };
     let heap = heap::heap_items(krate, fields);
     let send = send.items(krate, fields);
     quote! {
@@ -220,9 +225,54 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
                 fn pool() -> &'static #krate::Pool<Self> {
                     #pool
                 }
+
+                #acquire
             }
+
+            #reset_with
         };
     }
+}
+
+/// A generic struct's `Reset::reset` body, and its `GenericReset` impl and
+/// `acquire` (in the `Poolable` impl): the reset with the template at hand
+/// is `reset_with`, which the pool's release calls with the template in its
+/// state, and `reset` looks the template up through the pool; `acquire`
+/// finds the thread's share of the pool in one lookup.
+fn generic_reset(
+    krate: &Path,
+    input: &Input<'_>,
+    fields: &[Field<'_>],
+    reset: TokenStream,
+    poolable_where: Option<&WhereClause>,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let ident = &input.original.ident;
+    let (impl_generics, ty_generics, _) = input.original.generics.split_for_impl();
+    let (reset, reset_with) = if fields.iter().any(Field::is_plain) {
+        let pool = quote!(<Self as #krate::Poolable>::pool());
+        let reset_with = quote! {
+            #krate::__private::GenericReset::reset_with(self, #krate::__private::template_of(#pool))
+        };
+        (reset_with, reset)
+    } else {
+        (reset, quote!(#krate::Reset::reset(self)))
+    };
+    let acquire = quote! {
+        #[inline]
+        fn acquire() -> #krate::Pooled<Self> {
+            #krate::__private::generic_acquire::<Self>()
+        }
+    };
+    let reset_with = quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::GenericReset for #ident #ty_generics #poolable_where {
+            #[inline]
+            fn reset_with(&mut self, __pool_core_template: &'static #krate::__private::Template) {
+                #reset_with
+            }
+        }
+    };
+    (reset, acquire, reset_with)
 }
 
 /// For a generic struct, the where clauses of the two impls: the reset

@@ -69,15 +69,16 @@ pub(super) fn reset_body(
     // One pass over the fields serves the reset and, once per struct, the
     // probe of the template: each field's kind is picked once.
     let pass = fields.iter().map(|field| pass_field(krate, shape, field));
-    // The restore makes the template with the constructor, so it needs
-    // `Poolable`: for a generic struct, a bound of the `Reset` impl (where
-    // it is met by the derive's own `Poolable` impl).
+    // A generic struct's reset looks its template up through its pool, and
+    // hands it to `GenericReset::reset_with`, which holds this body: bounds
+    // of the `Reset` impl (met by the derive's own impls).
     let mut plan_where = reset_where.cloned();
     if shape.generic {
-        plan_where
+        let predicates = &mut plan_where
             .get_or_insert_with(|| parse_quote!(where))
-            .predicates
-            .push(parse_quote!(#ty: #krate::Poolable));
+            .predicates;
+        predicates.push(parse_quote!(#ty: #krate::Poolable));
+        predicates.push(parse_quote!(#ty: #krate::__private::GenericReset));
     }
     // A generic struct's parameters come with the bounds the user wrote on
     // them, and the where clause adds the fields' bounds: clippy would
@@ -126,20 +127,21 @@ pub(super) fn reset_body(
             }
         }
     };
-    let template = if shape.generic {
-        // A `static` cannot be generic: the template lives in the state of
-        // this instantiation's pool.
-        quote!(#krate::__private::template_of(<Self as #krate::Poolable>::pool()))
-    } else {
-        quote! {{
-            static __POOL_TEMPLATE: #krate::__private::Template =
-                #krate::__private::Template::new();
-            &__POOL_TEMPLATE
-        }}
-    };
+    // A `static` cannot be generic: a generic struct's template lives in
+    // the state of its instantiation's pool, and is `reset_with`'s
+    // parameter.
+    let template = (!shape.generic).then(|| {
+        quote! {
+            let __pool_core_template = {
+                static __POOL_TEMPLATE: #krate::__private::Template =
+                    #krate::__private::Template::new();
+                &__POOL_TEMPLATE
+            };
+        }
+    });
     let body = quote! {
         #fields_fn
-        let __pool_core_template = #template;
+        #template
         if __pool_core_template.is_clean() {
             __pool_fields(self, &mut #krate::__private::Pass::clear());
         } else #restore

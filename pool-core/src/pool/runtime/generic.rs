@@ -1,102 +1,134 @@
 //! Generic derived structs' pools (`Frame::<u8>::pool()`): a `static`
 //! cannot be generic, so each instantiation gets a run-time pool on first
-//! use, leaked, listed by its `TypeId` and found through a per-thread memo
-//! of the last few.
+//! use, leaked, listed by its `TypeId`, and found through the thread's
+//! memo, which gives the thread's share of it (`threads::typed`): what
+//! `Frame::<u8>::acquire()` takes from, in one lookup, and what the
+//! struct's pool is reached through.
 //!
 //! Invariant: each instantiation has one pool, made under the list's lock,
-//! never freed, so a pointer remembered in a thread's memo stays valid for
-//! the life of the process; the list (and the names table, which making a
-//! pool takes under it) is never held by another thread across a fork.
+//! never freed, so its shares (freed with it) live for the life of the
+//! process, and its guards need no count on them ([`Templated`]); the list
+//! (and the names table, which making a pool takes under it) is never held
+//! by another thread across a fork.
 
 use std::any::TypeId;
-use std::cell::Cell;
-use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::{GENERIC_POOLS, Inner, Recipe, type_label, watch_forks};
+use super::share::{Guards, Inner, ThreadShare, home};
+use super::{GENERIC_POOLS, Recipe, threads, type_label, watch_forks};
+use crate::engine::slot::epoch;
 use crate::pool::Pool;
 use crate::pool::config::PoolConfig;
+use crate::pool::guard::{Home, Pooled};
+use crate::pool::template::Template;
 use crate::reset::Reset;
 use crate::sync::lock;
+
+/// A generic derived struct's reset with its template at hand, which its
+/// pool's release passes from the pool's state: `Reset::reset` looks the
+/// template up through the struct's pool.
+pub trait GenericReset: Reset + Send + 'static {
+    /// Resets `self` as `Reset::reset` does, with the struct's template.
+    fn reset_with(&mut self, template: &'static Template);
+}
+
+/// The guards of a generic derived struct's pool ([`Guards`]): they count
+/// nothing, as the pool is never freed, and reset with its template.
+struct Templated;
+
+impl<T: GenericReset> Guards<T> for Templated {
+    const COUNTED: bool = false;
+
+    #[inline(always)]
+    fn reset(inner: &Inner<T>, value: &mut T) {
+        let template: *const Template = &inner.state.template;
+        // SAFETY: a generic pool's state, in an allocation never freed.
+        let template = unsafe { &*template };
+        inner
+            .pool
+            .reset_by(value, |value| value.reset_with(template));
+    }
+}
 
 /// The pool of one instantiation of a generic derived struct
 /// (`Frame::<u8>::pool()`), made on first use from `config` and never
 /// freed: a `static` cannot be generic, so each instantiation gets a
-/// run-time pool, leaked, found by its type.
-///
-/// The lookup is a per-thread memo of the last [`RECENT`] instantiations
-/// this thread took from the list (a `TypeId` compare each, so code that
-/// alternates instantiations finds each without the lock), in front of a
-/// locked list of every instantiation. Sound because these pools are never
-/// freed: a remembered pointer stays valid for the life of the process.
+/// run-time pool, leaked, found by its type: through the thread's share of
+/// it, in the thread's memo, or else through the list of every
+/// instantiation.
 #[inline]
-pub(crate) fn generic_pool<T: Reset + Send + 'static>(
+pub(crate) fn generic_pool<T: GenericReset>(
+    name: Option<&'static str>,
+    config: impl FnOnce() -> PoolConfig<T>,
+) -> &'static Pool<T> {
+    match threads::typed(TypeId::of::<T>()) {
+        // SAFETY: recorded for `T` (`generic_pool_slow`): a share of a
+        // generic pool of `T`, whose `inner` is that pool, never freed.
+        Some(share) => unsafe {
+            &share
+                .cast::<ThreadShare<T>>()
+                .as_ref()
+                .inner()
+                .as_ref()
+                .pool
+        },
+        None => generic_pool_slow(name, config),
+    }
+}
+
+/// `T::acquire()` for a generic derived struct: through the thread's share
+/// of its pool, from the thread's memo, or else through `pool`, `T::pool()`,
+/// which records the share in the memo.
+#[inline(always)]
+pub(crate) fn generic_acquire<T: GenericReset>(
+    pool: impl FnOnce() -> &'static Pool<T>,
+) -> Pooled<T> {
+    let Some(share) = threads::typed(TypeId::of::<T>()) else {
+        return generic_acquire_slow(pool);
+    };
+    // SAFETY: recorded for `T` by this thread (`generic_pool_slow`): its
+    // own share of `T`'s pool, which it owns until its memo is off, and
+    // which lives, with its pool, for ever.
+    let (here, pool) = unsafe {
+        let here = share.cast::<ThreadShare<T>>().as_ref();
+        (here, &here.inner().as_ref().pool)
+    };
+    let value = pool.take(Some(here.cache()), epoch().now(), here.head.reset_on);
+    // SAFETY: the share is the guard's home (its first field, `repr(C)`),
+    // which lives for ever; its guards hold no count (`Templated`).
+    unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
+}
+
+/// [`generic_acquire`] when the thread's memo has no share of `T`'s pool.
+#[cold]
+#[inline(never)]
+fn generic_acquire_slow<T: GenericReset>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
+    pool().acquire()
+}
+
+/// The pool of `T` when the thread's memo has none: from the list of every
+/// generic pool (made if new), then, with the thread's share of it,
+/// remembered in place of the memo's oldest entry.
+#[cold]
+#[inline(never)]
+fn generic_pool_slow<T: GenericReset>(
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
 ) -> &'static Pool<T> {
     let id = TypeId::of::<T>();
-    let found = RECENT_GENERIC.with(|recent| {
-        recent
-            .entries
-            .iter()
-            .find_map(|entry| entry.get().filter(|&(known, _)| known == id))
-    });
-    if let Some((_, pool)) = found {
-        // SAFETY: remembered for this `TypeId`, so a `Pool<T>`, leaked,
-        // valid for ever.
-        return unsafe { pool.cast::<Pool<T>>().as_ref() };
+    let inner = generic_pool_listed(id, name, config);
+    if let Some(share) = inner.share() {
+        threads::set_typed(id, share.cast());
     }
-    generic_pool_slow(id, name, config)
-}
-
-/// A generic pool a thread remembers: its type, and its `&'static Pool<T>`.
-type Recent = (TypeId, NonNull<()>);
-
-/// How many generic pools a thread's memo remembers.
-const RECENT: usize = 4;
-
-/// A thread's memo of its last generic pools, replaced in turn (`next`).
-struct RecentGeneric {
-    entries: [Cell<Option<Recent>>; RECENT],
-    next: Cell<usize>,
-}
-
-std::thread_local! {
-    /// No destructor, so the memo is there during thread-local
-    /// destruction too.
-    static RECENT_GENERIC: RecentGeneric = const {
-        RecentGeneric {
-            entries: [const { Cell::new(None) }; RECENT],
-            next: Cell::new(0),
-        }
-    };
-}
-
-/// The pool of `T` (whose type is `id`) when the thread's memo has none:
-/// from the list of every generic pool (made if new), then remembered in
-/// place of the memo's oldest entry.
-#[cold]
-#[inline(never)]
-fn generic_pool_slow<T: Reset + Send + 'static>(
-    id: TypeId,
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
-    let pool = generic_pool_listed(id, name, config);
-    RECENT_GENERIC.with(|recent| {
-        let next = recent.next.get();
-        recent.entries[next].set(Some((id, NonNull::from(pool).cast())));
-        recent.next.set((next + 1) % RECENT);
-    });
-    pool
+    &inner.pool
 }
 
 /// The pool of `T` from the list of every generic pool, made on first use.
-fn generic_pool_listed<T: Reset + Send + 'static>(
+fn generic_pool_listed<T: GenericReset>(
     id: TypeId,
     name: Option<&'static str>,
     config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
+) -> &'static Inner<T> {
     watch_forks();
     let mut pools = lock(&GENERIC_POOLS);
     let found = pools
@@ -110,12 +142,13 @@ fn generic_pool_listed<T: Reset + Send + 'static>(
             // No user code runs: `config` only names the constructor.
             let config = config();
             let name = name.unwrap_or_else(type_label::<T>);
-            let inner = Inner::make(Recipe::Config(config), name);
+            let guards = home::<T, Templated>(config.reset_on, config.retain.is_some());
+            let inner = Inner::make(Recipe::Config(config, guards), name);
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.
             let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
-            pools.push((id, &inner.pool));
-            &inner.pool
+            pools.push((id, inner));
+            inner
         }
     }
 }

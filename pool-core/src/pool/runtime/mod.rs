@@ -48,10 +48,11 @@
 //! made on first use and never freed, found by its type.
 //!
 //! Invariant: a pool listed here is leaked (its `Arc`'s count is never
-//! given back), so a pointer to it stays valid for the life of the process.
-//! Otherwise it is a run-time pool like a built one: its guards are
-//! counted out by the threads' shares, which only ever keeps it alive
-//! longer.
+//! given back), so a pointer to it, or to one of its shares, stays valid
+//! for the life of the process. Otherwise it is a run-time pool like a
+//! built one, except that its guards hold no count on their shares (they
+//! need not keep it alive), and its releases reset with the template in
+//! its state (`generic`).
 //!
 //! The default name of a pool made at run time or for a generic derived
 //! struct: its item type as `std::any::type_name` gives it, with every path
@@ -88,8 +89,8 @@ use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
 use share::{
-    CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased, clear_erased,
-    put_erased,
+    Built, CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased,
+    clear_erased, put_erased,
 };
 use threads::HELD;
 
@@ -314,7 +315,8 @@ pub(super) enum Recipe<T: Reset + Send + 'static> {
         reset_on: ResetOn,
         bytes: ByteBounds,
     },
-    Config(PoolConfig<T>),
+    /// With the home of the guards lent through its shares.
+    Config(PoolConfig<T>, Home<T>),
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
@@ -359,7 +361,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     },
                 )
             };
-            let (config, create, retain) = match recipe {
+            let (config, share_home, create, retain) = match recipe {
                 Recipe::Closures {
                     create,
                     capacity,
@@ -384,9 +386,10 @@ impl<T: Reset + Send + 'static> Inner<T> {
                         reset_on,
                         bytes,
                     };
-                    (config, Some(create), retain)
+                    let share_home = share::home::<T, Built>(reset_on, retain.is_some());
+                    (config, share_home, Some(create), retain)
                 }
-                Recipe::Config(config) => (config, None, None),
+                Recipe::Config(config, share_home) => (config, share_home, None, None),
             };
             let owner: Weak<dyn Rotate> = weak.clone();
             let state = PoolState::with_owner(name, &config, owner);
@@ -402,6 +405,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 _create: create,
                 _retain: retain,
                 owners: Owners::new(),
+                share_home,
                 handles: AtomicUsize::new(1),
                 shares: Mutex::new(ShareList {
                     all: Vec::new(),

@@ -8,7 +8,8 @@
 //! Invariant: the count protocol stated on [`ThreadShare`]: a share that can lend
 //! a guard holds one strong count on the pool until the pool is closed and
 //! every guard it lent is back; a guard holds a count on its share, given
-//! back by its home's `release` or `abandon` ([`Home`]). A share has one
+//! back by its home's `release` or `abandon` ([`Home`]), unless its pool
+//! is a generic struct's, never freed ([`Guards`]). A share has one
 //! owner thread at a time: the thread whose list (`thread`) holds it, and
 //! between two owners, none (it is on the pool's free list, its cache
 //! retired); it is freed with the pool.
@@ -17,8 +18,8 @@
 //! `release` and `abandon` ([`Home`]), which return the object through
 //! the pool on whatever thread drops the guard, then give back the
 //! guard's count on its share; and `Inner`'s `put`, the same return for an
-//! object with no share's count (`Pool::put`, a counted guard, a generic
-//! struct's guard).
+//! object with no share's count (`Pool::put`, a counted guard, a guard
+//! released on another thread than its share's).
 //!
 //! Invariant: `ThreadShare`'s count protocol (`share`): a release gives back its
 //! guard's count exactly once, last, also when the reset, the `retain`
@@ -39,6 +40,7 @@
 //! give only shares this thread took, and a share is handed back, its cache
 //! retired, only by its thread's exit, once the memo is off.
 
+use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
@@ -82,6 +84,8 @@ pub(super) struct Inner<T: Reset + Send + 'static> {
     /// acquire, which so skips `Pool::acquire`'s test of the pool's kind,
     /// and for the run-time code's own lookups.
     pub(super) erased: Runtime<T>,
+    /// The home of the guards lent through the shares (`home`).
+    pub(super) share_home: Home<T>,
     /// Live handles: the last one to go closes every share (`close`).
     pub(super) handles: AtomicUsize,
     /// Every share, for `close` and the drop, and those no thread owns.
@@ -311,7 +315,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// [`share_slow`]. `None` once the thread is destroying its
     /// list (see [`Memo::Off`]).
     #[inline]
-    fn share(&self) -> Option<NonNull<ThreadShare<T>>> {
+    pub(super) fn share(&self) -> Option<NonNull<ThreadShare<T>>> {
         match threads::get(self.erased.id) {
             // Recorded by `share_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
@@ -357,26 +361,55 @@ impl<T: Reset + Send + 'static> Inner<T> {
     }
 }
 
-/// The home of the guards acquired through a share of a pool that resets
-/// its objects on `reset_on` and has a `retain` test if `retains`: both
-/// fixed here, so that a release reads neither.
-pub(super) fn home<T: Reset + Send + 'static>(reset_on: ResetOn, retains: bool) -> Home<T> {
-    Home {
-        release: match (reset_on, retains) {
-            (ResetOn::Release, false) => share_release::<T, true, false>,
-            (ResetOn::Release, true) => share_release::<T, true, true>,
-            (ResetOn::Acquire, false) => share_release::<T, false, false>,
-            (ResetOn::Acquire, true) => share_release::<T, false, true>,
-        },
-        abandon: share_abandon::<T>,
+/// What the guards lent through a share do on their way back: whether each
+/// holds a count on the share (`ThreadShare`'s protocol), and how its
+/// object is reset. A built pool's ([`Built`]) count, and reset with
+/// `Reset::reset`; a generic derived struct's pool is never freed, so its
+/// guards count nothing, and its objects are reset with the template in
+/// the pool's state at hand (`crate::pool::runtime::generic`).
+pub(super) trait Guards<T: Reset + Send + 'static> {
+    /// Whether a guard holds a count on its share.
+    const COUNTED: bool;
+    /// Resets `value`, an object of `inner`'s, as [`Pool::reset`] does.
+    fn reset(inner: &Inner<T>, value: &mut T);
+}
+
+/// The guards of a built pool ([`Guards`]).
+pub(super) struct Built;
+
+impl<T: Reset + Send + 'static> Guards<T> for Built {
+    const COUNTED: bool = true;
+
+    #[inline(always)]
+    fn reset(inner: &Inner<T>, value: &mut T) {
+        inner.pool.reset(value);
     }
 }
 
-/// Gives a guard's count back to its share when dropped, also when the
-/// reset, the `retain` test or a destructor on the way panics.
-struct GiveBack<T: Reset + Send + 'static>(NonNull<ThreadShare<T>>);
+/// The home of the guards, of kind `G`, acquired through a share of a pool
+/// that resets its objects on `reset_on` and has a `retain` test if
+/// `retains`: all fixed here, so that a release reads none of them.
+pub(super) fn home<T: Reset + Send + 'static, G: Guards<T>>(
+    reset_on: ResetOn,
+    retains: bool,
+) -> Home<T> {
+    Home {
+        release: match (reset_on, retains) {
+            (ResetOn::Release, false) => share_release::<T, G, true, false>,
+            (ResetOn::Release, true) => share_release::<T, G, true, true>,
+            (ResetOn::Acquire, false) => share_release::<T, G, false, false>,
+            (ResetOn::Acquire, true) => share_release::<T, G, false, true>,
+        },
+        abandon: share_abandon::<T, G>,
+    }
+}
 
-impl<T: Reset + Send + 'static> GiveBack<T> {
+/// Gives a guard's count back to its share when dropped, if its guards
+/// count (`G`), also when the reset, the `retain` test or a destructor on
+/// the way panics.
+struct GiveBack<T: Reset + Send + 'static, G: Guards<T>>(NonNull<ThreadShare<T>>, PhantomData<G>);
+
+impl<T: Reset + Send + 'static, G: Guards<T>> GiveBack<T, G> {
     /// The count of the guard whose home is `home`, a share's.
     ///
     /// # Safety
@@ -384,14 +417,15 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
     /// `home` is a share's, and the caller gives up the count of a guard
     /// acquired through it.
     unsafe fn new(home: NonNull<Home<T>>) -> Self {
-        GiveBack(home.cast())
+        GiveBack(home.cast(), PhantomData)
     }
 
     /// The share and its pool, alive until `self` drops.
     fn get(&self) -> (&ThreadShare<T>, &Inner<T>) {
         // SAFETY: the guard's count keeps the share's hold, and so the
-        // pool, alive until `self` drops; other threads write only the
-        // share's atomics, and nothing writes `inner` once it is made.
+        // pool, alive until `self` drops (a pool whose guards do not count
+        // is never freed); other threads write only the share's atomics,
+        // and nothing writes `inner` once it is made.
         unsafe { (self.0.as_ref(), self.0.as_ref().inner().as_ref()) }
     }
 
@@ -405,37 +439,38 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
     }
 }
 
-impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
+impl<T: Reset + Send + 'static, G: Guards<T>> Drop for GiveBack<T, G> {
     fn drop(&mut self) {
-        // SAFETY: the guard's share and count, given up by its home's call.
-        unsafe { give_back(self.0) };
+        if G::COUNTED {
+            // SAFETY: the guard's share and count, given up by its home's call.
+            unsafe { give_back(self.0) };
+        }
     }
 }
 
-/// The `release` of a guard acquired through a thread's share ([`Home`]):
-/// returns the object through the pool, on whatever thread this is, then
-/// gives back the guard's count on the share. `RESET` is whether the pool
-/// resets on release (its `reset_on`) and `RETAIN` whether it has a
-/// `retain` test, both fixed when the share is made.
-fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool>(
+/// The `release` of a guard of kind `G` acquired through a thread's share
+/// ([`Home`]): returns the object through the pool, on whatever thread
+/// this is, then gives back the guard's count on the share. `RESET` is
+/// whether the pool resets on release (its `reset_on`) and `RETAIN`
+/// whether it has a `retain` test, both fixed when the share is made.
+fn share_release<T: Reset + Send + 'static, G: Guards<T>, const RESET: bool, const RETAIN: bool>(
     home: NonNull<Home<T>>,
     value: Released<T>,
 ) {
     // SAFETY: a share's guard, whose count its home's call gives up.
-    let give_back = unsafe { GiveBack::new(home) };
+    let give_back = unsafe { GiveBack::<T, G>::new(home) };
     let (here, inner) = give_back.get();
-    let reset_on = if RESET {
-        ResetOn::Release
-    } else {
-        ResetOn::Acquire
-    };
     // The guard's own share, if this thread owns it (the common case:
     // released where it was acquired); else this thread's share. Past the
     // owner's cache, with the count (`GiveBack::then`).
     let Some(cache) = here.own_cache() else {
         return give_back.then(move |(_, inner)| inner.put(value.0));
     };
-    let Some(value) = inner.pool.prepare(value.0, reset_on, RETAIN) else {
+    let mut value = value.0;
+    if RESET {
+        G::reset(inner, &mut value);
+    }
+    let Some(value) = inner.pool.prepare(value, false, RETAIN) else {
         return;
     };
     if let (Err(value), held) = inner.pool.offer(Some(cache), value, epoch().now()) {
@@ -445,10 +480,14 @@ fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: boo
     }
 }
 
-/// The `abandon` of a guard acquired through a thread's share ([`Home`]).
-fn share_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
+/// The `abandon` of a guard of kind `G` acquired through a thread's share
+/// ([`Home`]).
+fn share_abandon<T: Reset + Send + 'static, G: Guards<T>>(
+    home: NonNull<Home<T>>,
+    value: Abandoned<T>,
+) {
     // SAFETY: a share's guard, whose count its home's call gives up.
-    let give_back = unsafe { GiveBack::new(home) };
+    let give_back = unsafe { GiveBack::<T, G>::new(home) };
     give_back.get().1.pool.abandon(value);
 }
 
@@ -495,7 +534,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// the release of a guard that holds no share (`crate::pool::runtime`).
     #[inline]
     pub(super) fn put(&self, value: Boxed<T>) {
-        if let Some(value) = self.pool.prepare(value, self.pool.config.reset_on, true) {
+        let reset = self.pool.config.reset_on == ResetOn::Release;
+        if let Some(value) = self.pool.prepare(value, reset, true) {
             self.pool.give(self.cache(), value, epoch().now());
         }
     }
@@ -524,10 +564,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 // The new share's cache registers with the pool's core:
                 // not under this lock.
                 drop(shares);
-                let config = &self.pool.config;
-                let retains = config.retain.is_some();
-                let home = home(config.reset_on, retains);
-                let share = Box::new(ThreadShare::new(this, core, home, config.reset_on));
+                let (home, reset_on) = (self.share_home, self.pool.config.reset_on);
+                let share = Box::new(ThreadShare::new(this, core, home, reset_on));
                 // SAFETY: from `Box::into_raw`, so not null, with the
                 // provenance of the whole box, which only the pool's drop
                 // frees.

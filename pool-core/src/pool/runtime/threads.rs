@@ -8,10 +8,14 @@
 //!
 //! The memo: four entries, the pool's id modulo four picks one, so a
 //! thread's first four run-time pools never evict each other; in front of
-//! the thread's list of its shares (below).
+//! the thread's list of its shares (below). And four for generic derived
+//! structs' pools, each a struct's `TypeId` and the thread's share of its
+//! pool, replaced in turn, so that code alternating instantiations finds
+//! each share in one lookup (`crate::pool::runtime::generic`).
 //!
 //! Invariants:
-//! - A memo entry is set only just after the thread's list gave the share,
+//! - A memo entry is set only just after the thread's list (or the memo)
+//!   gave the share,
 //!   so only while the list is alive, and the list's destructor turns the
 //!   memo off ([`off`]) before it hands any share back to its pool; from
 //!   then on the memo stays off, and run-time pools' operations on the
@@ -60,6 +64,7 @@
 //! its list out of [`SHARES`] and calling [`ThreadShares::exit`], which is what
 //! the destructor does.
 
+use std::any::TypeId;
 use std::cell::{Cell, RefCell, UnsafeCell};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -85,12 +90,19 @@ const UNSET: u64 = u64::MAX;
 
 /// The memo's entries, each a pool's id and the thread's share of it (in
 /// two arrays: an index scales by 8, not by 16), and the thread's token,
-/// on one thread-local.
+/// on one thread-local; and the generic derived structs' pools' shares,
+/// each with its struct's type, replaced in turn (`next`).
 struct Entries {
     ids: [Cell<u64>; 4],
     shares: [Cell<NonNull<()>>; 4],
     token: Cell<u64>,
+    types: [Cell<Typed>; 4],
+    next: Cell<usize>,
 }
+
+/// A memo entry for a generic derived struct: its type and the thread's
+/// share of its pool.
+type Typed = Option<(TypeId, NonNull<()>)>;
 
 std::thread_local! {
     /// No destructor, so it is readable during thread-local destruction.
@@ -99,6 +111,8 @@ std::thread_local! {
             ids: [const { Cell::new(0) }; 4],
             shares: [const { Cell::new(NonNull::dangling()) }; 4],
             token: Cell::new(UNSET),
+            types: [const { Cell::new(None) }; 4],
+            next: Cell::new(0),
         }
     };
 }
@@ -146,7 +160,10 @@ pub(crate) fn own_token() -> u64 {
 /// list of shares.
 pub(crate) fn off() {
     if !MODELLED {
-        MEMO.with(|memo| memo.ids.iter().for_each(|id| id.set(OFF)));
+        MEMO.with(|memo| {
+            memo.ids.iter().for_each(|id| id.set(OFF));
+            memo.types.iter().for_each(|entry| entry.set(None));
+        });
     }
 }
 
@@ -187,6 +204,35 @@ pub(crate) fn set(id: u64, cache: NonNull<()>) {
             if memo.ids[at].get() != OFF {
                 memo.ids[at].set(id);
                 memo.shares[at].set(cache);
+            }
+        });
+    }
+}
+
+/// The share this thread recorded for the pool of the generic derived
+/// struct whose type is `id`, if any.
+#[inline(always)]
+pub(crate) fn typed(id: TypeId) -> Option<NonNull<()>> {
+    if MODELLED {
+        return None;
+    }
+    MEMO.with(|memo| {
+        let mut entries = memo.types.iter().map(Cell::get);
+        entries.find_map(|entry| entry.filter(|&(known, _)| known == id))
+    })
+    .map(|(_, share)| share)
+}
+
+/// Records `share` as this thread's share of the pool of the generic
+/// derived struct whose type is `id`, in place of the oldest entry. Must
+/// be called just after the thread's list gave it (module docs).
+pub(crate) fn set_typed(id: TypeId, share: NonNull<()>) {
+    if !MODELLED {
+        MEMO.with(|memo| {
+            if memo.ids[0].get() != OFF {
+                let next = memo.next.get();
+                memo.types[next].set(Some((id, share)));
+                memo.next.set((next + 1) % memo.types.len());
             }
         });
     }
