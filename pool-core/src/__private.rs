@@ -22,7 +22,7 @@ pub use crate::engine::cache::ThreadCache;
 pub use crate::pool::config::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::release;
-pub use crate::pool::runtime::generic::GenericReset;
+pub use crate::pool::runtime::generic::Generic;
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
     Access, CloneEq, CloneOnly, Contents, ContentsCopied, ContentsEq, Copied, KindCloneEq,
@@ -179,11 +179,8 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 /// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`),
 /// named `name` (`#[pool(name = "...")]`) or by its type.
 #[inline]
-pub fn generic_pool<T: GenericReset>(
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
-    crate::pool::runtime::generic::generic_pool(name, config)
+pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
+    crate::pool::runtime::generic::generic_pool(name)
 }
 
 /// What the derive's `acquire` returns for a generic struct: `T::pool()`'s
@@ -194,7 +191,7 @@ pub fn generic_pool<T: GenericReset>(
 )]
 #[inline(always)]
 #[must_use]
-pub fn generic_acquire<T: GenericReset + crate::Poolable>() -> crate::Pooled<T> {
+pub fn generic_acquire<T: Generic + crate::Poolable>() -> crate::Pooled<T> {
     crate::pool::runtime::generic::generic_acquire(T::pool)
 }
 

@@ -199,7 +199,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     pub fn acquire(&self) -> Pooled<T> {
         match &self.local {
             Caches::Static(key) => {
-                let value = self.take(static_cache(key), epoch().now(), self.config.reset_on);
+                let value = self.take(&self.config, static_cache(key), epoch().now());
                 // SAFETY: a pool with a `thread_local!` key is a static
                 // (`declare`'s invariant), so its home lives for ever and
                 // the guard needs no hold on it. The pointer is the pool's,
@@ -228,7 +228,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 head.lent.held(),
                 "a share reached by an acquire holds its pool"
             );
-            let value = self.take(Some(head.cache.get()), epoch().now(), head.reset_on);
+            let value = self.take(&self.config, Some(head.cache.get()), epoch().now());
             head.lent.lend_held();
             // SAFETY: the guard is counted in the share's `lent`, and the
             // share holds the pool; its home is the share's first field.
@@ -256,10 +256,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
     }
 
     /// Acquires with `cache` as this thread's cache: an idle object (reset
-    /// here if `reset_on` says so: the pool's, or a run-time pool's share's,
-    /// which its acquire holds anyway), or a new one.
+    /// here if the pool resets on acquire), or a new one. `config` is the
+    /// pool's, or a generic derived struct's constant copy of it, so that
+    /// its tests fold as in a `pool!` static.
     #[inline(always)]
-    pub(crate) fn take(&self, cache: Option<&RawCache>, now: u64, reset_on: ResetOn) -> Boxed<T> {
+    pub(crate) fn take(
+        &self,
+        config: &PoolConfig<T>,
+        cache: Option<&RawCache>,
+        now: u64,
+    ) -> Boxed<T> {
         if let Some((cache, value)) = cache.and_then(|cache| Some((cache, cache.pop(now)?))) {
             // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
             // erasure invariant, `crate::pool::state`).
@@ -269,13 +275,13 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 let held = self.heap_bytes(&mut value);
                 // With a budget, the pool's own counter (a constant test
                 // in a `pool!` static).
-                match self.config.bytes.max_idle {
+                match config.bytes.max_idle {
                     Some(_) => self.state.core.count_idle_out(held),
                     None => cache.count_out(held),
                 }
             }
             // A constant in a `pool!` static: folded away there.
-            if reset_on == ResetOn::Acquire {
+            if config.reset_on == ResetOn::Acquire {
                 self.reset(&mut value);
             }
             return value;
@@ -332,7 +338,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     #[inline(always)]
     pub(crate) fn release(&self, value: Boxed<T>) {
         let reset = self.config.reset_on == ResetOn::Release;
-        let Some(value) = self.prepare(value, reset, true) else {
+        let Some(value) = self.prepare(&self.config, value, reset, true) else {
             return;
         };
         let cache = match &self.local {
@@ -348,9 +354,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// `retain` test on it unless `check_retain` is `false` (a run-time
     /// pool's share fixes both when it is made; `false` only for a pool
     /// with no test): the object to keep, or `None` if the test dropped it.
+    /// `config` as for [`Pool::take`].
     #[inline(always)]
     pub(crate) fn prepare(
         &self,
+        config: &PoolConfig<T>,
         mut value: Boxed<T>,
         reset: bool,
         check_retain: bool,
@@ -362,7 +370,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         // A constant: a type that reports no bytes is never measured.
         if T::HEAP.is_counted() {
             let held = self.heap_bytes(&mut value);
-            bytes = Some(if held > self.byte_bound() {
+            bytes = Some(if held > self.byte_bound(config) {
                 let (shrunk, kept) = self.over_bound(value, held)?;
                 value = shrunk;
                 Bytes {
@@ -372,12 +380,12 @@ impl<T: Reset + Send + 'static> Pool<T> {
             } else {
                 Bytes {
                     held,
-                    sample: self.config.bytes.learns(),
+                    sample: config.bytes.learns(),
                 }
             });
         }
         // A constant `None` for a `pool!` without `retain`, folded away.
-        if let (true, Some((retain, retains))) = (check_retain, &self.config.retain) {
+        if let (true, Some((retain, retains))) = (check_retain, &config.retain) {
             let retain = (
                 *retains,
                 untyped(retain as *const config::Retain<T> as *const u8).cast(),
@@ -395,10 +403,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// the learned bound, or the cold cap in a pool that does not learn.
     /// A constant in a `pool!` static with `max_bytes` or no calibration.
     #[inline(always)]
-    fn byte_bound(&self) -> usize {
-        match self.config.bytes.max {
+    fn byte_bound(&self, config: &PoolConfig<T>) -> usize {
+        match config.bytes.max {
             Some(max) => max,
-            None if self.config.bytes.calibrate => self.state.core.calibration.bound(),
+            None if config.bytes.calibrate => self.state.core.calibration.bound(),
             None => COLD_CAP,
         }
     }
@@ -429,7 +437,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         }
         let kept = value.shrink_to_bytes(budget);
         std::mem::forget(on_unwind);
-        if kept <= self.byte_bound() {
+        if kept <= self.byte_bound(&self.config) {
             core.count_shrunk();
             return Some((value, kept));
         }
@@ -460,18 +468,25 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// (full, gone or disabled) to the shared store.
     #[inline(always)]
     pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) {
-        if let (Err(value), held) = self.offer(cache, value, now) {
+        if let (Err(value), held) = self.offer(&self.config, cache, value, now) {
             put_shared(&self.state.core, cache, value, held);
         }
     }
 
     /// Keeps a prepared `value` in `cache`, or drops it past the idle
     /// budget: else the object, and its bytes, for the shared store.
+    /// `config` as for [`Pool::take`].
     #[inline(always)]
-    pub(crate) fn offer(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) -> Offered {
+    pub(crate) fn offer(
+        &self,
+        config: &PoolConfig<T>,
+        cache: Option<&RawCache>,
+        value: Prepared<T>,
+        now: u64,
+    ) -> Offered {
         let Prepared { value, mut bytes } = value;
         // A constant `None` in a `pool!` static without a budget.
-        if let (Some(budget), Some(counted)) = (self.config.bytes.max_idle, bytes.as_mut()) {
+        if let (Some(budget), Some(counted)) = (config.bytes.max_idle, bytes.as_mut()) {
             if !self.state.core.reserve_idle(counted.held, budget) {
                 self.state.core.count_oversize();
                 drop(value);

@@ -74,7 +74,6 @@ fn budgeted_pool(budget: usize) -> &'static crate::Pool<Vec<u8>> {
 fn releases_racing_for_the_idle_budget_keep_it_within_one_object_each() {
     use crate::engine::cache::RawCache;
     use crate::engine::slot::epoch;
-    use crate::pool::config::ResetOn;
 
     loom::model(|| {
         let pool = budgeted_pool(1500);
@@ -82,9 +81,9 @@ fn releases_racing_for_the_idle_budget_keep_it_within_one_object_each() {
             .map(|_| {
                 thread::spawn(move || {
                     let cache = RawCache::new(pool.state.core());
-                    let mut buffer = pool.take(Some(&cache), epoch().now(), ResetOn::Release);
+                    let mut buffer = pool.take(&pool.config, Some(&cache), epoch().now());
                     buffer.reserve_exact(1000);
-                    if let Some(prepared) = pool.prepare(buffer, true, false) {
+                    if let Some(prepared) = pool.prepare(&pool.config, buffer, true, false) {
                         pool.give(Some(&cache), prepared, epoch().now());
                     }
                     // The thread's exit: its cache's objects to the store.

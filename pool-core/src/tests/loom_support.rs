@@ -91,7 +91,7 @@ pub(super) fn new_cache(pool: &'static Pool<Obj>) -> RawCache {
 /// Acquires on the thread that owns `cache`, checking the object is clean
 /// (reset, and not held by anyone else), then marks it held.
 pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &RawCache) -> Boxed<Obj> {
-    let mut obj = pool.take(Some(cache), epoch().now(), pool.config.reset_on);
+    let mut obj = pool.take(&pool.config, Some(cache), epoch().now());
     assert!(
         !obj.dirty,
         "object {} was handed out without being reset",

@@ -170,7 +170,7 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
         }
     };
     let send = SendCheck::new(input);
-    let pool = pool::body(krate, input, &send.checked(krate));
+    let (pool, config) = pool::body(krate, input, &send.checked(krate));
     let (reset_where, poolable_where) = generic_bounds(krate, input, fields);
     let reset_where = reset_where.as_ref().or(where_clause);
     let mut poolable_where = poolable_where.as_ref().or(where_clause).cloned();
@@ -190,7 +190,8 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
             .push(assumed);
     }
     let (reset, acquire, reset_with) = if generic {
-        generic_reset(krate, input, fields, reset, poolable_where.as_ref())
+        let bounds = poolable_where.as_ref();
+        generic_impls(krate, input, fields, (reset, config), bounds)
     } else {
         (reset, TokenStream::new(), TokenStream::new())
     };
@@ -234,16 +235,17 @@ fn impl_poolable(input: &Input<'_>, krate: &Path) -> TokenStream {
     }
 }
 
-/// A generic struct's `Reset::reset` body, and its `GenericReset` impl and
-/// `acquire` (in the `Poolable` impl): the reset with the template at hand
-/// is `reset_with`, which the pool's release calls with the template in its
-/// state, and `reset` looks the template up through the pool; `acquire`
-/// finds the thread's share of the pool in one lookup.
-fn generic_reset(
+/// A generic struct's `Reset::reset` body, and its `Generic` impl and
+/// `acquire` (in the `Poolable` impl): its pool's configuration, `config`,
+/// is a constant; the reset with the template at hand is `reset_with`,
+/// which the pool's release calls with the template in its state, and
+/// `reset` looks the template up through the pool; `acquire` finds the
+/// thread's share of the pool in one lookup.
+fn generic_impls(
     krate: &Path,
     input: &Input<'_>,
     fields: &[Field<'_>],
-    reset: TokenStream,
+    (reset, config): (TokenStream, TokenStream),
     poolable_where: Option<&WhereClause>,
 ) -> (TokenStream, TokenStream, TokenStream) {
     let ident = &input.original.ident;
@@ -251,7 +253,7 @@ fn generic_reset(
     let (reset, reset_with) = if fields.iter().any(Field::is_plain) {
         let pool = quote!(<Self as #krate::Poolable>::pool());
         let reset_with = quote! {
-            #krate::__private::GenericReset::reset_with(self, #krate::__private::template_of(#pool))
+            #krate::__private::Generic::reset_with(self, #krate::__private::template_of(#pool))
         };
         (reset_with, reset)
     } else {
@@ -265,7 +267,9 @@ fn generic_reset(
     };
     let reset_with = quote! {
         #[automatically_derived]
-        impl #impl_generics #krate::__private::GenericReset for #ident #ty_generics #poolable_where {
+        impl #impl_generics #krate::__private::Generic for #ident #ty_generics #poolable_where {
+            const CONFIG: #krate::PoolConfig<Self> = #config;
+
             #[inline]
             fn reset_with(&mut self, __pool_core_template: &'static #krate::__private::Template) {
                 #reset_with

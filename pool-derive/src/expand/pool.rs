@@ -18,9 +18,14 @@ use crate::ast::Input;
 use crate::attr::ResetOn;
 
 /// What `pool()` returns: `&__POOL`, the struct's `static`, or for a
-/// generic struct its instantiation's pool. `checked` is the struct as the
-/// static names it (see `send`).
-pub(super) fn body(krate: &Path, input: &Input<'_>, checked: &TokenStream) -> TokenStream {
+/// generic struct its instantiation's pool; and for a generic struct, its
+/// pool's configuration, `Generic::CONFIG` (empty for another). `checked`
+/// is the struct as the static names it (see `send`).
+pub(super) fn body(
+    krate: &Path,
+    input: &Input<'_>,
+    checked: &TokenStream,
+) -> (TokenStream, TokenStream) {
     let ident = &input.original.ident;
     let generic = !input.original.generics.params.is_empty();
     let capacity = input.attrs.capacity.as_ref().map(|set| {
@@ -83,19 +88,20 @@ pub(super) fn body(krate: &Path, input: &Input<'_>, checked: &TokenStream) -> To
     };
     if generic {
         // A `static` cannot be generic: each instantiation's pool is made
-        // at run time on first use, and found by its type; it is named by
-        // its type unless `name` says otherwise.
+        // at run time on first use, from the constant `config`, and found
+        // by its type; it is named by its type unless `name` says otherwise.
         let name = match name {
             Some(name) => quote!(::core::option::Option::Some(#name)),
             None => quote!(::core::option::Option::None),
         };
-        quote! { #krate::__private::generic_pool::<Self>(#name, || #config) }
+        let body = quote! { #krate::__private::generic_pool::<Self>(#name) };
+        (body, config)
     } else {
         let name = match name {
             Some(name) => quote!(#name),
             None => quote!(::core::stringify!(#ident)),
         };
-        quote! {
+        let body = quote! {
             // `@declare` with no check of its own: `checked` is the
             // struct through the derive's.
             #krate::pool! {
@@ -111,6 +117,7 @@ pub(super) fn body(krate: &Path, input: &Input<'_>, checked: &TokenStream) -> To
                         #max_idle_bytes;
             }
             &__POOL
-        }
+        };
+        (body, TokenStream::new())
     }
 }

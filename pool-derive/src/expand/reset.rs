@@ -70,7 +70,7 @@ pub(super) fn reset_body(
     // probe of the template: each field's kind is picked once.
     let pass = fields.iter().map(|field| pass_field(krate, shape, field));
     // A generic struct's reset looks its template up through its pool, and
-    // hands it to `GenericReset::reset_with`, which holds this body: bounds
+    // hands it to `Generic::reset_with`, which holds this body: bounds
     // of the `Reset` impl (met by the derive's own impls).
     let mut plan_where = reset_where.cloned();
     if shape.generic {
@@ -78,7 +78,7 @@ pub(super) fn reset_body(
             .get_or_insert_with(|| parse_quote!(where))
             .predicates;
         predicates.push(parse_quote!(#ty: #krate::Poolable));
-        predicates.push(parse_quote!(#ty: #krate::__private::GenericReset));
+        predicates.push(parse_quote!(#ty: #krate::__private::Generic));
     }
     // A generic struct's parameters come with the bounds the user wrote on
     // them, and the where clause adds the fields' bounds: clippy would

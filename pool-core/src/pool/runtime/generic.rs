@@ -24,10 +24,15 @@ use crate::pool::template::Template;
 use crate::reset::Reset;
 use crate::sync::lock;
 
-/// A generic derived struct's reset with its template at hand, which its
-/// pool's release passes from the pool's state: `Reset::reset` looks the
-/// template up through the struct's pool.
-pub trait GenericReset: Reset + Send + 'static {
+/// A generic derived struct, as its pool knows it: its pool's
+/// configuration, a constant, so that the round trip's tests fold as in a
+/// `pool!` static; and its reset with its template at hand, which the
+/// pool's release passes from the pool's state (`Reset::reset` looks the
+/// template up through the struct's pool).
+pub trait Generic: Reset + Sized + Send + 'static {
+    /// The configuration the derive's attributes give.
+    const CONFIG: PoolConfig<Self>;
+
     /// Resets `self` as `Reset::reset` does, with the struct's template.
     fn reset_with(&mut self, template: &'static Template);
 }
@@ -36,7 +41,7 @@ pub trait GenericReset: Reset + Send + 'static {
 /// nothing, as the pool is never freed, and reset with its template.
 struct Templated;
 
-impl<T: GenericReset> Guards<T> for Templated {
+impl<T: Generic> Guards<T> for Templated {
     const COUNTED: bool = false;
 
     #[inline(always)]
@@ -44,35 +49,36 @@ impl<T: GenericReset> Guards<T> for Templated {
         let template: *const Template = &inner.state.template;
         // SAFETY: a generic pool's state, in an allocation never freed.
         let template = unsafe { &*template };
-        inner
-            .pool
-            .reset_by(value, |value| value.reset_with(template));
+        let pool = &inner.pool;
+        pool.reset_by(value, |value| value.reset_with(template));
+    }
+
+    #[inline(always)]
+    fn config(_: &Inner<T>) -> &PoolConfig<T> {
+        const { &T::CONFIG }
     }
 }
 
 /// The pool of one instantiation of a generic derived struct
-/// (`Frame::<u8>::pool()`), made on first use from `config` and never
+/// (`Frame::<u8>::pool()`), made on first use from `T::CONFIG` and never
 /// freed: a `static` cannot be generic, so each instantiation gets a
 /// run-time pool, leaked, found by its type: through the thread's share of
 /// it, in the thread's memo, or else through the list of every
 /// instantiation.
 #[inline]
-pub(crate) fn generic_pool<T: GenericReset>(
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
-    match threads::typed(TypeId::of::<T>()) {
-        // SAFETY: recorded for `T` (`generic_pool_slow`): a share of a
-        // generic pool of `T`, whose `inner` is that pool, never freed.
-        Some(share) => unsafe {
-            &share
-                .cast::<ThreadShare<T>>()
-                .as_ref()
-                .inner()
-                .as_ref()
-                .pool
-        },
-        None => generic_pool_slow(name, config),
+pub(crate) fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
+    let Some(share) = threads::typed(TypeId::of::<T>()) else {
+        return generic_pool_slow(name);
+    };
+    // SAFETY: recorded for `T` (`generic_pool_slow`): a share of the
+    // generic pool of `T`, whose `inner` is that pool, never freed.
+    unsafe {
+        &share
+            .cast::<ThreadShare<T>>()
+            .as_ref()
+            .inner()
+            .as_ref()
+            .pool
     }
 }
 
@@ -80,9 +86,7 @@ pub(crate) fn generic_pool<T: GenericReset>(
 /// of its pool, from the thread's memo, or else through `pool`, `T::pool()`,
 /// which records the share in the memo.
 #[inline(always)]
-pub(crate) fn generic_acquire<T: GenericReset>(
-    pool: impl FnOnce() -> &'static Pool<T>,
-) -> Pooled<T> {
+pub(crate) fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
     let Some(share) = threads::typed(TypeId::of::<T>()) else {
         return generic_acquire_slow(pool);
     };
@@ -93,7 +97,7 @@ pub(crate) fn generic_acquire<T: GenericReset>(
         let here = share.cast::<ThreadShare<T>>().as_ref();
         (here, &here.inner().as_ref().pool)
     };
-    let value = pool.take(Some(here.cache()), epoch().now(), here.head.reset_on);
+    let value = pool.take(const { &T::CONFIG }, Some(here.cache()), epoch().now());
     // SAFETY: the share is the guard's home (its first field, `repr(C)`),
     // which lives for ever; its guards hold no count (`Templated`).
     unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
@@ -102,7 +106,7 @@ pub(crate) fn generic_acquire<T: GenericReset>(
 /// [`generic_acquire`] when the thread's memo has no share of `T`'s pool.
 #[cold]
 #[inline(never)]
-fn generic_acquire_slow<T: GenericReset>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
+fn generic_acquire_slow<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
     pool().acquire()
 }
 
@@ -111,12 +115,9 @@ fn generic_acquire_slow<T: GenericReset>(pool: impl FnOnce() -> &'static Pool<T>
 /// remembered in place of the memo's oldest entry.
 #[cold]
 #[inline(never)]
-fn generic_pool_slow<T: GenericReset>(
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Pool<T> {
+fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
     let id = TypeId::of::<T>();
-    let inner = generic_pool_listed(id, name, config);
+    let inner = generic_pool_listed(id, name);
     if let Some(share) = inner.share() {
         threads::set_typed(id, share.cast());
     }
@@ -124,11 +125,7 @@ fn generic_pool_slow<T: GenericReset>(
 }
 
 /// The pool of `T` from the list of every generic pool, made on first use.
-fn generic_pool_listed<T: GenericReset>(
-    id: TypeId,
-    name: Option<&'static str>,
-    config: impl FnOnce() -> PoolConfig<T>,
-) -> &'static Inner<T> {
+fn generic_pool_listed<T: Generic>(id: TypeId, name: Option<&'static str>) -> &'static Inner<T> {
     watch_forks();
     let mut pools = lock(&GENERIC_POOLS);
     let found = pools
@@ -139,9 +136,9 @@ fn generic_pool_listed<T: GenericReset>(
         Some(pool) => pool.downcast_ref().expect("listed under its own TypeId"),
         None => {
             // Made under the lock, so each instantiation gets one pool.
-            // No user code runs: `config` only names the constructor.
-            let config = config();
+            // No user code runs: the configuration only names functions.
             let name = name.unwrap_or_else(type_label::<T>);
+            let config = T::CONFIG;
             let guards = home::<T, Templated>(config.reset_on, config.retain.is_some());
             let inner = Inner::make(Recipe::Config(config, guards), name);
             // SAFETY: the count `into_raw` keeps is never

@@ -52,7 +52,7 @@ use crate::engine::cache::{RawCache, put_shared};
 use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
-use crate::pool::config::ResetOn;
+use crate::pool::config::{PoolConfig, ResetOn};
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::PoolState;
 use crate::pool::{Pool, Runtime};
@@ -143,7 +143,7 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 ///   unless it is the one that gives the count back.
 #[repr(C)]
 pub(super) struct ThreadShare<T: Reset + Send + 'static> {
-    /// The guards' home, the owner's cache, `reset_on` and `lent`: what
+    /// The guards' home, the owner's cache and `lent`: what
     /// `Pool::acquire` reaches on its fast path. First, so that a guard's
     /// home is a pointer to its share (`ShareHead`'s invariant); the guards'
     /// home is `release::share_release` and `release::share_abandon`.
@@ -172,16 +172,10 @@ unsafe impl<T: Reset + Send + 'static> Send for ThreadShare<T> {}
 
 impl<T: Reset + Send + 'static> ThreadShare<T> {
     /// A new share of the pool at `inner`, with a cache of its own, whose
-    /// guards go back through `home` (`release::home`), for a pool that
-    /// resets its objects on `reset_on`.
-    pub(super) fn new(
-        inner: NonNull<Inner<T>>,
-        core: CoreRef,
-        home: Home<T>,
-        reset_on: ResetOn,
-    ) -> Self {
+    /// guards go back through `home` ([`home`]).
+    pub(super) fn new(inner: NonNull<Inner<T>>, core: CoreRef, home: Home<T>) -> Self {
         ThreadShare {
-            head: ShareHead::new(home, RawCache::new(core), reset_on),
+            head: ShareHead::new(home, RawCache::new(core)),
             back: CachePadded::new(AtomicUsize::new(OPEN)),
             inner,
             owner: AtomicU64::new(threads::NOBODY),
@@ -284,7 +278,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
         // `back`.
         let here = unsafe { share.as_ref() };
         let now = epoch().now();
-        let value = self.pool.take(Some(here.cache()), now, here.head.reset_on);
+        let value = self.pool.take(&self.pool.config, Some(here.cache()), now);
         here.head.lent.lend_held();
         // SAFETY: the guard's count on the share, which holds the pool
         // (`ThreadShare`'s invariant), is given back by `share_release` or
@@ -297,9 +291,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[cold]
     #[inline(never)]
     fn acquire_counted(&self) -> Pooled<T> {
-        let value = self
-            .pool
-            .take(None, epoch().now(), self.pool.config.reset_on);
+        let value = self.pool.take(&self.pool.config, None, epoch().now());
         let this = self.this();
         // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
         // `&self` keeps the pool alive; the guard's count is given back by
@@ -372,6 +364,8 @@ pub(super) trait Guards<T: Reset + Send + 'static> {
     const COUNTED: bool;
     /// Resets `value`, an object of `inner`'s, as [`Pool::reset`] does.
     fn reset(inner: &Inner<T>, value: &mut T);
+    /// `inner`'s configuration, for its releases' tests.
+    fn config(inner: &Inner<T>) -> &PoolConfig<T>;
 }
 
 /// The guards of a built pool ([`Guards`]).
@@ -383,6 +377,11 @@ impl<T: Reset + Send + 'static> Guards<T> for Built {
     #[inline(always)]
     fn reset(inner: &Inner<T>, value: &mut T) {
         inner.pool.reset(value);
+    }
+
+    #[inline(always)]
+    fn config(inner: &Inner<T>) -> &PoolConfig<T> {
+        &inner.pool.config
     }
 }
 
@@ -470,10 +469,11 @@ fn share_release<T: Reset + Send + 'static, G: Guards<T>, const RESET: bool, con
     if RESET {
         G::reset(inner, &mut value);
     }
-    let Some(value) = inner.pool.prepare(value, false, RETAIN) else {
+    let config = G::config(inner);
+    let Some(value) = inner.pool.prepare(config, value, false, RETAIN) else {
         return;
     };
-    if let (Err(value), held) = inner.pool.offer(Some(cache), value, epoch().now()) {
+    if let (Err(value), held) = inner.pool.offer(config, Some(cache), value, epoch().now()) {
         give_back.then(move |(here, inner)| {
             put_shared(&inner.pool.state.core, Some(here.cache()), value, held);
         });
@@ -535,7 +535,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[inline]
     pub(super) fn put(&self, value: Boxed<T>) {
         let reset = self.pool.config.reset_on == ResetOn::Release;
-        if let Some(value) = self.pool.prepare(value, reset, true) {
+        if let Some(value) = self.pool.prepare(&self.pool.config, value, reset, true) {
             self.pool.give(self.cache(), value, epoch().now());
         }
     }
@@ -564,8 +564,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 // The new share's cache registers with the pool's core:
                 // not under this lock.
                 drop(shares);
-                let (home, reset_on) = (self.share_home, self.pool.config.reset_on);
-                let share = Box::new(ThreadShare::new(this, core, home, reset_on));
+                let share = Box::new(ThreadShare::new(this, core, self.share_home));
                 // SAFETY: from `Box::into_raw`, so not null, with the
                 // provenance of the whole box, which only the pool's drop
                 // frees.

@@ -33,7 +33,7 @@
 //! - A head is the first field of a `#[repr(C)]` share, so a pointer to the
 //!   head is a pointer to the share, and its `home` is first, so it is a
 //!   pointer to the home of the guards lent through the share ([`Home`]'s
-//!   invariant). `cache` and `reset_on` are written only while no thread
+//!   invariant). `cache` is written only while no thread
 //!   owns the share; `lent` only by the owner thread. A share whose `lent`
 //!   has [`HELD`] set holds a strong count on its pool, so a guard counted
 //!   out of it in `lent` keeps the pool alive (`ThreadShare`'s protocol).
@@ -74,7 +74,6 @@ use std::sync::{Arc, Weak};
 use crossbeam_utils::CachePadded;
 
 use crate::engine::cache::RawCache;
-use crate::pool::config::ResetOn;
 use crate::pool::guard::Home;
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, MODELLED, Ordering};
@@ -253,21 +252,17 @@ pub(crate) struct ShareHead<T: Reset + Send + 'static> {
     pub(crate) home: Home<T>,
     /// The owner's cache, without its type.
     pub(crate) cache: OwnerCache,
-    /// The pool's `reset_on`, for the acquires through the share: read
-    /// here, on the line the acquire reads anyway.
-    pub(crate) reset_on: ResetOn,
     /// The guards lent through the share, and whether it holds its pool.
     pub(crate) lent: LentCount,
 }
 
 impl<T: Reset + Send + 'static> ShareHead<T> {
     /// A head for a share whose guards go back through `home`, with
-    /// `cache` for its first owner, of a pool that resets on `reset_on`.
-    pub(crate) fn new(home: Home<T>, cache: RawCache, reset_on: ResetOn) -> Self {
+    /// `cache` for its first owner.
+    pub(crate) fn new(home: Home<T>, cache: RawCache) -> Self {
         ShareHead {
             home,
             cache: OwnerCache(UnsafeCell::new(cache)),
-            reset_on,
             lent: LentCount(CachePadded::new(AtomicUsize::new(0))),
         }
     }
