@@ -115,8 +115,10 @@ pub(crate) struct Runtime<T: Reset + Send + 'static> {
     /// The run-time pool's allocation, with the provenance of all of it,
     /// alive as long as the `Pool`, which is in it.
     pub(crate) inner: NonNull<()>,
-    /// The pool's id, the key of the threads' memos (`runtime::threads`).
+    /// The pool's id, the key of the threads' memos (`runtime::threads`),
+    /// and its entry in them.
     pub(crate) id: u64,
+    pub(crate) at: runtime::threads::Entry,
     /// The pool's functions, one table per pooled type.
     pub(crate) fns: &'static RuntimeFns<T>,
 }
@@ -216,7 +218,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// the memo gives on the fast path.
     #[inline(always)]
     pub(crate) fn acquire_runtime(&self, runtime: &Runtime<T>) -> Pooled<T> {
-        if let Memo::Hit(share) = runtime::threads::get(runtime.id) {
+        if let Memo::Hit(share) = runtime::threads::get(runtime.id, runtime.at) {
             // SAFETY: recorded for this pool (ids are never reused), so
             // this thread's share of it (`runtime::threads`'s invariant),
             // alive as long as the pool, which `self` keeps alive; a share

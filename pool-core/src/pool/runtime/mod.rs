@@ -357,6 +357,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     Runtime {
                         inner: NonNull::new_unchecked(base).cast(),
                         id,
+                        at: threads::entry(id),
                         fns: &Inner::<T>::FNS,
                     },
                 )

@@ -308,7 +308,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// list (see [`Memo::Off`]).
     #[inline]
     pub(super) fn share(&self) -> Option<NonNull<ThreadShare<T>>> {
-        match threads::get(self.erased.id) {
+        match threads::get(self.erased.id, self.erased.at) {
             // Recorded by `share_slow`, on this thread, for the pool whose
             // id this is (ids are never reused), which is alive: `self` is
             // it. So it is this thread's share (`threads`'s invariant).

@@ -177,11 +177,28 @@ pub(crate) enum Memo {
     Off,
 }
 
-/// The cache this thread recorded for the run-time pool `id`, if any.
+/// Which of the memo's four entries a run-time pool's id picks ([`entry`]):
+/// kept by the pool, so that a lookup does not compute it, and an enum, so
+/// that indexing with it needs no bounds check.
+#[derive(Clone, Copy)]
+pub(crate) enum Entry {
+    A,
+    B,
+    C,
+    D,
+}
+
+/// The memo's entry of the run-time pool `id`.
+pub(crate) fn entry(id: u64) -> Entry {
+    [Entry::A, Entry::B, Entry::C, Entry::D][(id % 4) as usize]
+}
+
+/// The cache this thread recorded for the run-time pool `id`, whose entry
+/// is `at` ([`entry`]), if any.
 #[inline]
-pub(crate) fn get(id: u64) -> Memo {
+pub(crate) fn get(id: u64, at: Entry) -> Memo {
     if !MODELLED {
-        let at = (id % 4) as usize;
+        let at = at as usize;
         let (known, cache) = MEMO.with(|memo| (memo.ids[at].get(), memo.shares[at].get()));
         // Ids start at 1 and `OFF` is none: a match is a recorded cache.
         if known == id {
@@ -198,7 +215,7 @@ pub(crate) fn get(id: u64) -> Memo {
 /// Must be called just after the thread's list gave it (module docs).
 pub(crate) fn set(id: u64, cache: NonNull<()>) {
     if !MODELLED {
-        let at = (id % 4) as usize;
+        let at = entry(id) as usize;
         MEMO.with(|memo| {
             if memo.ids[at].get() != OFF {
                 memo.ids[at].set(id);
