@@ -22,7 +22,7 @@ pub use crate::engine::cache::ThreadCache;
 pub use crate::pool::config::{NoPool, NotAPool, Unpoolable};
 pub use crate::pool::guard::{Home, Released};
 pub use crate::pool::release;
-pub use crate::pool::runtime::generic::Generic;
+pub use crate::pool::runtime::generic::{Generic, generic_acquire, generic_pool};
 pub use crate::pool::state::PoolState;
 pub use crate::pool::template::{
     Access, CloneEq, CloneOnly, Contents, ContentsCopied, ContentsEq, Copied, KindCloneEq,
@@ -173,26 +173,6 @@ pub const unsafe fn finish<T: Reset + Send + 'static>(
 ) -> Pool<T> {
     // SAFETY: the caller's promise.
     unsafe { Pool::from_parts(config, local, state, release) }
-}
-
-/// The pool of one instantiation of a generic derived struct: what the
-/// derive's `pool()` returns for `Frame<T>` (see `crate::pool::runtime`),
-/// named `name` (`#[pool(name = "...")]`) or by its type.
-#[inline]
-pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
-    crate::pool::runtime::generic::generic_pool(name)
-}
-
-/// What the derive's `acquire` returns for a generic struct: `T::pool()`'s
-/// acquire, through the thread's share of it in one lookup.
-#[allow(
-    clippy::inline_always,
-    reason = "the hot path of a generic struct's acquire"
-)]
-#[inline(always)]
-#[must_use]
-pub fn generic_acquire<T: Generic + crate::Poolable>() -> crate::Pooled<T> {
-    crate::pool::runtime::generic::generic_acquire(T::pool)
 }
 
 /// `std::thread_local!`, for generated code in crates that are

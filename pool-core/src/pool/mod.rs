@@ -284,7 +284,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             }
             // A constant in a `pool!` static: folded away there.
             if config.reset_on == ResetOn::Acquire {
-                self.reset(&mut value);
+                self.reset(&mut value, T::reset);
             }
             return value;
         }
@@ -366,7 +366,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         check_retain: bool,
     ) -> Option<Prepared<T>> {
         if reset {
-            self.reset(&mut value);
+            self.reset(&mut value, T::reset);
         }
         let mut bytes = None;
         // A constant: a type that reports no bytes is never measured.
@@ -447,20 +447,14 @@ impl<T: Reset + Send + 'static> Pool<T> {
         None
     }
 
-    /// Runs the user's `reset`, counting the object as discarded if it
-    /// panics (the unwind then drops it: a half-reset object is never
-    /// reused). At release the panic goes on to the guard's drop; at
-    /// acquire, to `acquire`'s caller, the object already counted as
-    /// reused and now as discarded, so `in_use` does not count it.
+    /// Runs `reset` (the user's [`Reset::reset`], or a generic derived
+    /// struct's with its template at hand), counting the object as
+    /// discarded if it panics (the unwind then drops it: a half-reset
+    /// object is never reused). At release the panic goes on to the guard's
+    /// drop; at acquire, to `acquire`'s caller, the object already counted
+    /// as reused and now as discarded, so `in_use` does not count it.
     #[inline(always)]
-    pub(crate) fn reset(&self, value: &mut T) {
-        self.reset_by(value, T::reset);
-    }
-
-    /// [`Pool::reset`] with `reset` in place of [`Reset::reset`]: a generic
-    /// derived struct's, with its template at hand.
-    #[inline(always)]
-    pub(crate) fn reset_by(&self, value: &mut T, reset: impl FnOnce(&mut T)) {
+    pub(crate) fn reset(&self, value: &mut T, reset: impl FnOnce(&mut T)) {
         let on_unwind = DiscardOnUnwind(self.state.core.discarded());
         reset(value);
         std::mem::forget(on_unwind);

@@ -14,7 +14,7 @@ use loom::thread;
 use super::loom_support::{
     Obj, acquire, assert_nothing_lost_or_leaked, is_dead, live, new_cache, pool, release,
 };
-use crate::Pool;
+use crate::{Pool, Reset};
 use crate::engine::erased::Boxed;
 use crate::rotate;
 
@@ -31,7 +31,7 @@ fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
 /// Releases with no thread cache, as a guard dropped after its thread's
 /// cache is gone does.
 fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
-    pool.reset(&mut obj);
+    pool.reset(&mut obj, Reset::reset);
     pool.give(
         None,
         crate::pool::Prepared {

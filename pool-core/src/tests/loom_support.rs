@@ -104,7 +104,7 @@ pub(super) fn acquire(pool: &'static Pool<Obj>, cache: &RawCache) -> Boxed<Obj> 
 /// Releases on the thread that owns `cache`: what a guard's drop does.
 pub(super) fn release(pool: &'static Pool<Obj>, cache: &RawCache, mut obj: Boxed<Obj>) {
     assert!(obj.dirty, "object {} was released twice", obj.id);
-    pool.reset(&mut obj);
+    pool.reset(&mut obj, Reset::reset);
     pool.give(
         Some(cache),
         crate::pool::Prepared {

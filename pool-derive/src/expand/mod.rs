@@ -262,7 +262,7 @@ fn generic_impls(
     let acquire = quote! {
         #[inline]
         fn acquire() -> #krate::Pooled<Self> {
-            #krate::__private::generic_acquire::<Self>()
+            #krate::__private::generic_acquire(<Self as #krate::Poolable>::pool)
         }
     };
     let reset_with = quote! {

@@ -49,8 +49,7 @@ impl<T: Generic> Guards<T> for Templated {
         let template: *const Template = &inner.state.template;
         // SAFETY: a generic pool's state, in an allocation never freed.
         let template = unsafe { &*template };
-        let pool = &inner.pool;
-        pool.reset_by(value, |value| value.reset_with(template));
+        inner.pool.reset(value, |value| value.reset_with(template));
     }
 
     #[inline(always)]
@@ -66,7 +65,7 @@ impl<T: Generic> Guards<T> for Templated {
 /// it, in the thread's memo, or else through the list of every
 /// instantiation.
 #[inline]
-pub(crate) fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
+pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
     let Some(share) = threads::typed(TypeId::of::<T>()) else {
         return generic_pool_slow(name);
     };
@@ -85,8 +84,12 @@ pub(crate) fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static P
 /// `T::acquire()` for a generic derived struct: through the thread's share
 /// of its pool, from the thread's memo, or else through `pool`, `T::pool()`,
 /// which records the share in the memo.
+#[allow(
+    clippy::inline_always,
+    reason = "the hot path of a generic struct's acquire"
+)]
 #[inline(always)]
-pub(crate) fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
+pub fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
     let Some(share) = threads::typed(TypeId::of::<T>()) else {
         return generic_acquire_slow(pool);
     };

@@ -376,7 +376,7 @@ impl<T: Reset + Send + 'static> Guards<T> for Built {
 
     #[inline(always)]
     fn reset(inner: &Inner<T>, value: &mut T) {
-        inner.pool.reset(value);
+        inner.pool.reset(value, T::reset);
     }
 
     #[inline(always)]
