@@ -14,9 +14,9 @@ use loom::thread;
 use super::loom_support::{
     Obj, acquire, assert_nothing_lost_or_leaked, is_dead, live, new_cache, pool, release,
 };
-use crate::{Pool, Reset};
 use crate::engine::erased::Boxed;
 use crate::rotate;
+use crate::{Pool, Reset};
 
 /// Rotates twice if `idle` is already set; returns whether it did.
 fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
