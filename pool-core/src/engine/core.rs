@@ -22,7 +22,7 @@ use crate::engine::fork::{ForkHold, excluded};
 use crate::engine::registry::{Entry, Rotate};
 use crate::engine::rotation;
 use crate::engine::slot::{self, Slots, epoch};
-use crate::engine::stats::{Counters, Stats};
+use crate::engine::stats::Stats;
 use crate::engine::store::{Graveyard, Shared};
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
 
@@ -38,7 +38,19 @@ pub(crate) struct PoolCore {
     /// Every live thread's cache of this pool, for rotation and statistics.
     /// Locked before `shared` when both are.
     pub(crate) caches: Mutex<Slots<Local>>,
-    counters: Counters,
+    /// The counters of the rare events (those of every acquire and release
+    /// are in each thread's cache slot, `crate::engine::slot`): objects
+    /// made with no cache to count them, filed with no cache between,
+    /// discarded, refused by `retain`, detached, given with `Pool::put`,
+    /// shrunk and dropped for their bytes.
+    created: AtomicU64,
+    returned: AtomicU64,
+    discarded: AtomicU64,
+    rejected: AtomicU64,
+    detached: AtomicU64,
+    put: AtomicU64,
+    shrunk: AtomicU64,
+    dropped_oversize: AtomicU64,
     /// The bound in bytes it learns (`crate::engine::bytes`).
     pub(crate) calibration: Calibration,
     /// The heap bytes of the objects filed with no thread cache's count
@@ -117,7 +129,14 @@ impl PoolCore {
                 // SAFETY: the caller's promise.
                 shared: unsafe { Shared::new(dispose) },
                 caches: Mutex::new(Slots::new()),
-                counters: Counters::new(),
+                created: AtomicU64::new(0),
+                returned: AtomicU64::new(0),
+                discarded: AtomicU64::new(0),
+                rejected: AtomicU64::new(0),
+                detached: AtomicU64::new(0),
+                put: AtomicU64::new(0),
+                shrunk: AtomicU64::new(0),
+                dropped_oversize: AtomicU64::new(0),
                 calibration: Calibration::new(),
                 idle_in: AtomicU64::new(0),
                 idle_out: AtomicU64::new(0),
@@ -166,38 +185,36 @@ impl PoolCore {
     /// The counter bumped when an object is dropped instead of returned.
     #[inline]
     pub(crate) fn discarded(&self) -> &AtomicU64 {
-        &self.counters.discarded
+        &self.discarded
     }
 
     /// Counts an object the `retain` predicate refused.
     pub(crate) fn reject(&self) {
-        self.counters.rejected.fetch_add(1, Ordering::Relaxed);
+        self.rejected.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts an object shrunk to its pool's bound in bytes.
     #[inline(never)]
     pub(crate) fn count_shrunk(&self) {
-        self.counters.shrunk.fetch_add(1, Ordering::Relaxed);
+        self.shrunk.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts an object dropped because it held more than its pool's bound
     /// in bytes and could not shrink below it.
     #[inline(never)]
     pub(crate) fn count_oversize(&self) {
-        self.counters
-            .dropped_oversize
-            .fetch_add(1, Ordering::Relaxed);
+        self.dropped_oversize.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts an object given with `Pool::put`, before it is reset.
     pub(crate) fn count_put(&self) {
-        self.counters.put.fetch_add(1, Ordering::Relaxed);
+        self.put.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts `n` objects made.
     #[inline]
     pub(crate) fn created(&self, n: u64) {
-        self.counters.created.fetch_add(n, Ordering::Relaxed);
+        self.created.fetch_add(n, Ordering::Relaxed);
     }
 
     /// How many objects `prefill` must make for the store to hold `target`
@@ -217,9 +234,7 @@ impl PoolCore {
         let made = batch.len();
         let now = self.register();
         self.created(made as u64);
-        self.counters
-            .returned
-            .fetch_add(made as u64, Ordering::Relaxed);
+        self.returned.fetch_add(made as u64, Ordering::Relaxed);
         self.shared
             .lock(now)
             .put_from(&mut batch, ..made, now, self.bounds.capacity);
@@ -232,7 +247,7 @@ impl PoolCore {
     pub(crate) fn abandon(&self, value: Option<Erased>) {
         match value {
             Some(value) => self.discard(value, false),
-            None => _ = self.counters.detached.fetch_add(1, Ordering::Relaxed),
+            None => _ = self.detached.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -240,7 +255,7 @@ impl PoolCore {
     /// `Pooled::discard`, and drops it; `idle` if it was counted in the
     /// pool's idle bytes (taken from the store, not yet handed out).
     pub(crate) fn discard(&self, value: Erased, idle: bool) {
-        self.counters.discarded.fetch_add(1, Ordering::Relaxed);
+        self.discarded.fetch_add(1, Ordering::Relaxed);
         self.shared.destroy(value, idle);
     }
 
@@ -348,7 +363,7 @@ impl PoolCore {
     #[inline(never)]
     pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
         let now = self.register();
-        self.counters.returned.fetch_add(1, Ordering::Relaxed);
+        self.returned.fetch_add(1, Ordering::Relaxed);
         let mut store = self.shared.lock(now);
         store.put_one(value, self.bounds.capacity);
         store.unlock()
@@ -379,23 +394,21 @@ impl Rotate for PoolCore {
         drop(fork);
         let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         let mut stats = Stats {
-            created: caches[slot::CREATED] + load(&self.counters.created),
+            created: caches[slot::CREATED] + load(&self.created),
             hits_local: caches[slot::HITS_LOCAL],
             hits_primary: shared.hits_primary,
             hits_victim: shared.hits_victim,
-            returned: caches[slot::RETURNED]
-                + caches[slot::DROPPED]
-                + load(&self.counters.returned),
+            returned: caches[slot::RETURNED] + caches[slot::DROPPED] + load(&self.returned),
             dropped_capacity: shared.dropped_capacity + caches[slot::DROPPED],
             dropped_rotation: shared.dropped_rotation,
-            discarded: load(&self.counters.discarded),
-            rejected: load(&self.counters.rejected),
-            detached: load(&self.counters.detached),
+            discarded: load(&self.discarded),
+            rejected: load(&self.rejected),
+            detached: load(&self.detached),
             idle: 0,
             idle_bytes: 0,
-            put: load(&self.counters.put),
-            shrunk: load(&self.counters.shrunk),
-            dropped_oversize: load(&self.counters.dropped_oversize),
+            put: load(&self.put),
+            shrunk: load(&self.shrunk),
+            dropped_oversize: load(&self.dropped_oversize),
         };
         // Every returned object is, from then on, either idle, reused, or
         // dropped by the store; thread caches hold the rest of the idle ones.

@@ -1,14 +1,14 @@
-//! Pool statistics: the public [`Stats`] snapshot and the counters behind it.
+//! Pool statistics: the public [`Stats`] snapshot.
 //!
 //! Counting must not cost the hot path a shared cache line, so the two
 //! counters bumped on every acquire and release (`hits_local`, `returned`)
 //! live per thread, each thread's on its own cache line, written by that
-//! thread alone with a load and a store (no read-modify-write). A snapshot
-//! sums the live threads' counters with the totals of threads that have
-//! exited. The rare events (creation, detaching, discarding) are pool-wide
-//! atomics; the shared store counts its own events under its lock.
-
-use crate::sync::{AtomicU64, const_fn};
+//! thread alone with a load and a store (no read-modify-write): in its
+//! slot (`crate::engine::slot`). A snapshot sums the live threads' counters
+//! with the totals of threads that have exited. The rare events (creation,
+//! detaching, discarding) are pool-wide atomics in the pool's core
+//! (`crate::engine::core`); the shared store counts its own events under
+//! its lock.
 
 /// A snapshot of a pool's counters, from [`Pool::stats`](crate::Pool::stats).
 ///
@@ -269,37 +269,5 @@ impl Stats {
             shrunk,
             dropped_oversize,
         ]
-    }
-}
-
-/// A pool's counters of the rare events. The two bumped on every acquire
-/// and release live in each thread's cache slot (`crate::engine::slot`).
-pub(crate) struct Counters {
-    pub(crate) created: AtomicU64,
-    /// Returns that did not go through a thread cache.
-    pub(crate) returned: AtomicU64,
-    pub(crate) discarded: AtomicU64,
-    pub(crate) rejected: AtomicU64,
-    pub(crate) detached: AtomicU64,
-    /// Objects given with `Pool::put`.
-    pub(crate) put: AtomicU64,
-    pub(crate) shrunk: AtomicU64,
-    pub(crate) dropped_oversize: AtomicU64,
-}
-
-impl Counters {
-    const_fn! {
-        pub(crate) fn new() -> Self {
-            Counters {
-                created: AtomicU64::new(0),
-                returned: AtomicU64::new(0),
-                discarded: AtomicU64::new(0),
-                rejected: AtomicU64::new(0),
-                detached: AtomicU64::new(0),
-                put: AtomicU64::new(0),
-                shrunk: AtomicU64::new(0),
-                dropped_oversize: AtomicU64::new(0),
-            }
-        }
     }
 }
