@@ -442,12 +442,12 @@ fn json_content_type(headers: &HeaderMap) -> bool {
     {
         return true;
     }
-    let Ok(content_type) = content_type.to_str() else {
-        return false;
-    };
-    let Ok(mime) = content_type.parse::<mime::Mime>() else {
-        return false;
-    };
-    mime.type_() == "application"
-        && (mime.subtype() == "json" || mime.suffix().is_some_and(|name| name == "json"))
+    let mime = content_type
+        .to_str()
+        .ok()
+        .and_then(|text| text.parse::<mime::Mime>().ok());
+    mime.is_some_and(|mime| {
+        mime.type_() == "application"
+            && (mime.subtype() == "json" || mime.suffix().is_some_and(|name| name == "json"))
+    })
 }
