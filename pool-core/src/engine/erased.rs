@@ -224,14 +224,6 @@ impl Drop for Unfilled {
 }
 
 impl<T> Padded<T> {
-    #[cfg(test)]
-    fn new(value: T) -> Self {
-        Padded {
-            value,
-            _gap: MaybeUninit::uninit(),
-        }
-    }
-
     pub(crate) fn into_inner(self) -> T {
         self.value
     }
@@ -255,14 +247,14 @@ impl<T> DerefMut for Padded<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::Padded;
+    use super::boxed_with;
 
     /// The reason for the padding: two objects, released on one thread and
     /// acquired on two others, must not put those threads on one cache line.
     #[test]
     fn no_two_pooled_objects_share_a_cache_line() {
         const LINE: usize = 64;
-        let boxes: Vec<_> = (0..64).map(|_| Box::new(Padded::new([1u8; 40]))).collect();
+        let boxes: Vec<_> = (0..64).map(|_| boxed_with(|| [1u8; 40])).collect();
         let mut lines: Vec<(usize, usize)> = boxes
             .iter()
             .map(|b| {
