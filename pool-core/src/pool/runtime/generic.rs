@@ -2,24 +2,28 @@
 //! cannot be generic, so each instantiation gets a run-time pool on first
 //! use, leaked, listed by its `TypeId`, and found through the thread's
 //! memo, which gives the thread's share of it (`threads::typed`): what
-//! `Frame::<u8>::acquire()` takes from, in one lookup, and what the
-//! struct's pool is reached through.
+//! `Frame::<u8>::acquire()` takes from, and its guards' release gives
+//! back to, in one lookup each.
 //!
 //! Invariant: each instantiation has one pool, made under the list's lock,
 //! never freed, so its shares (freed with it) live for the life of the
-//! process, and its guards need no count on them ([`Templated`]); the list
-//! (and the names table, which making a pool takes under it) is never held
-//! by another thread across a fork.
+//! process, and its guards need no count on them: their home is a constant
+//! ([`home`]), as a static pool's is, whose release finds the calling
+//! thread's share itself. The list (and the names table, which making a
+//! pool takes under it) is never held by another thread across a fork.
 
 use std::any::TypeId;
+use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::share::{Guards, Inner, ThreadShare, home};
+use super::share::{Inner, ThreadShare};
 use super::{GENERIC_POOLS, Recipe, threads, type_label, watch_forks};
+use crate::engine::cache::put_shared;
+use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::Pool;
-use crate::pool::config::PoolConfig;
-use crate::pool::guard::{Home, Pooled};
+use crate::pool::config::{PoolConfig, ResetOn};
+use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::template::Template;
 use crate::reset::Reset;
 use crate::sync::lock;
@@ -37,25 +41,54 @@ pub trait Generic: Reset + Sized + Send + 'static {
     fn reset_with(&mut self, template: &'static Template);
 }
 
-/// The guards of a generic derived struct's pool ([`Guards`]): they count
-/// nothing, as the pool is never freed, and reset with its template.
-struct Templated;
-
-impl<T: Generic> Guards<T> for Templated {
-    const COUNTED: bool = false;
-
-    #[inline(always)]
-    fn reset(inner: &Inner<T>, value: &mut T) {
-        let template: *const Template = &inner.state.template;
-        // SAFETY: a generic pool's state, in an allocation never freed.
-        let template = unsafe { &*template };
-        inner.pool.reset(value, |value| value.reset_with(template));
+/// The home of `T`'s guards: a constant, as a static pool's home is, so
+/// that a guard's drop where the acquire is at hand calls the release
+/// directly (and inlines it); also the home of the guards lent through
+/// the pool's shares, whose releases find the share anew.
+#[allow(clippy::inline_always, reason = "a constant, for the acquire's guard")]
+#[inline(always)]
+fn home<T: Generic>() -> &'static Home<T> {
+    const {
+        &Home {
+            release: generic_release::<T>,
+            abandon: generic_abandon::<T>,
+        }
     }
+}
 
-    #[inline(always)]
-    fn config(_: &Inner<T>) -> &PoolConfig<T> {
-        const { &T::CONFIG }
+/// The `release` of a generic derived struct's guard ([`Home`]), on
+/// whatever thread: into the calling thread's share of the pool, found in
+/// its memo, reset with the template in the pool's state; past the memo,
+/// through the pool.
+#[allow(
+    clippy::inline_always,
+    reason = "the hot path of a generic struct's release"
+)]
+#[inline(always)]
+fn generic_release<T: Generic>(_: NonNull<Home<T>>, value: Released<T>) {
+    let Some(share) = threads::typed(TypeId::of::<T>()) else {
+        return generic_inner::<T>().put(value.0);
+    };
+    // SAFETY: as in `generic_acquire`.
+    let here = unsafe { share.cast::<ThreadShare<T>>().as_ref() };
+    // SAFETY: the pool, which is never freed.
+    let inner: &'static Inner<T> = unsafe { here.inner().as_ref() };
+    let template = &inner.state.template;
+    let (pool, config, mut value) = (&inner.pool, const { &T::CONFIG }, value.0);
+    if config.reset_on == ResetOn::Release {
+        pool.reset(&mut value, |value| value.reset_with(template));
     }
+    let Some(value) = pool.prepare(config, value, false, true) else {
+        return;
+    };
+    if let (Err(value), held) = pool.offer(config, Some(here.cache()), value, epoch().now()) {
+        put_shared(&pool.state.core, Some(here.cache()), value, held);
+    }
+}
+
+/// The `abandon` of a generic derived struct's guard ([`Home`]).
+fn generic_abandon<T: Generic>(_: NonNull<Home<T>>, value: Abandoned<T>) {
+    generic_inner::<T>().pool.abandon(value);
 }
 
 /// The pool of one instantiation of a generic derived struct
@@ -67,7 +100,7 @@ impl<T: Generic> Guards<T> for Templated {
 #[inline]
 pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
     let Some(share) = threads::typed(TypeId::of::<T>()) else {
-        return generic_pool_slow(name);
+        return &generic_pool_slow(name).pool;
     };
     // SAFETY: recorded for `T` (`generic_pool_slow`): a share of the
     // generic pool of `T`, whose `inner` is that pool, never freed.
@@ -90,27 +123,47 @@ pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> 
 )]
 #[inline(always)]
 pub fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
-    let Some(share) = threads::typed(TypeId::of::<T>()) else {
-        return generic_acquire_slow(pool);
+    let id = TypeId::of::<T>();
+    let value = match threads::typed(id).or_else(|| generic_share_slow(id, pool)) {
+        Some(share) => {
+            // SAFETY: recorded for `T` by this thread (`generic_pool_slow`):
+            // its own share of `T`'s pool, which it owns until its memo is
+            // off, and which lives, with its pool, for ever.
+            let (here, pool) = unsafe {
+                let here = share.cast::<ThreadShare<T>>().as_ref();
+                (here, &here.inner().as_ref().pool)
+            };
+            pool.take(const { &T::CONFIG }, Some(here.cache()), epoch().now())
+        }
+        None => generic_take_uncached(),
     };
-    // SAFETY: recorded for `T` by this thread (`generic_pool_slow`): its
-    // own share of `T`'s pool, which it owns until its memo is off, and
-    // which lives, with its pool, for ever.
-    let (here, pool) = unsafe {
-        let here = share.cast::<ThreadShare<T>>().as_ref();
-        (here, &here.inner().as_ref().pool)
-    };
-    let value = pool.take(const { &T::CONFIG }, Some(here.cache()), epoch().now());
-    // SAFETY: the share is the guard's home (its first field, `repr(C)`),
-    // which lives for ever; its guards hold no count (`Templated`).
-    unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
+    // SAFETY: the home is a constant, and its release and abandon reach
+    // the pool themselves (on every path here, so that the guard's drop
+    // sees which function it calls).
+    unsafe { Pooled::new(value, NonNull::from(home())) }
 }
 
-/// [`generic_acquire`] when the thread's memo has no share of `T`'s pool.
+/// The thread's share of `T`'s pool (whose type is `id`) when its memo has
+/// none: `pool` (`T::pool()`) records it, unless the thread is destroying
+/// its thread-locals.
 #[cold]
 #[inline(never)]
-fn generic_acquire_slow<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
-    pool().acquire()
+fn generic_share_slow<T: Generic>(
+    id: TypeId,
+    pool: impl FnOnce() -> &'static Pool<T>,
+) -> Option<NonNull<()>> {
+    pool();
+    threads::typed(id)
+}
+
+/// An acquire from `T`'s pool on a thread that is destroying its
+/// thread-locals, which has no share: without a cache.
+#[cold]
+#[inline(never)]
+fn generic_take_uncached<T: Generic>() -> Boxed<T> {
+    generic_inner::<T>()
+        .pool
+        .take(const { &T::CONFIG }, None, epoch().now())
 }
 
 /// The pool of `T` when the thread's memo has none: from the list of every
@@ -118,13 +171,19 @@ fn generic_acquire_slow<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> 
 /// remembered in place of the memo's oldest entry.
 #[cold]
 #[inline(never)]
-fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
+fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Inner<T> {
     let id = TypeId::of::<T>();
     let inner = generic_pool_listed(id, name);
     if let Some(share) = inner.share() {
         threads::set_typed(id, share.cast());
     }
-    &inner.pool
+    inner
+}
+
+/// The pool of `T`, which a guard's existence says is made.
+#[cold]
+fn generic_inner<T: Generic>() -> &'static Inner<T> {
+    generic_pool_slow(None)
 }
 
 /// The pool of `T` from the list of every generic pool, made on first use.
@@ -142,8 +201,7 @@ fn generic_pool_listed<T: Generic>(id: TypeId, name: Option<&'static str>) -> &'
             // No user code runs: the configuration only names functions.
             let name = name.unwrap_or_else(type_label::<T>);
             let config = T::CONFIG;
-            let guards = home::<T, Templated>(config.reset_on, config.retain.is_some());
-            let inner = Inner::make(Recipe::Config(config, guards), name);
+            let inner = Inner::make(Recipe::Config(config, *home()), name);
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.
             let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };

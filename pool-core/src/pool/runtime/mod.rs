@@ -89,8 +89,8 @@ use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
 use share::{
-    Built, CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased,
-    clear_erased, put_erased,
+    CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased, clear_erased,
+    put_erased,
 };
 use threads::HELD;
 
@@ -387,7 +387,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                         reset_on,
                         bytes,
                     };
-                    let share_home = share::home::<T, Built>(reset_on, retain.is_some());
+                    let share_home = share::home(reset_on, retain.is_some());
                     (config, share_home, Some(create), retain)
                 }
                 Recipe::Config(config, share_home) => (config, share_home, None, None),

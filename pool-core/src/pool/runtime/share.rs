@@ -9,7 +9,7 @@
 //! a guard holds one strong count on the pool until the pool is closed and
 //! every guard it lent is back; a guard holds a count on its share, given
 //! back by its home's `release` or `abandon` ([`Home`]), unless its pool
-//! is a generic struct's, never freed ([`Guards`]). A share has one
+//! is a generic struct's, never freed (`generic`). A share has one
 //! owner thread at a time: the thread whose list (`thread`) holds it, and
 //! between two owners, none (it is on the pool's free list, its cache
 //! retired); it is freed with the pool.
@@ -40,7 +40,6 @@
 //! give only shares this thread took, and a share is handed back, its cache
 //! retired, only by its thread's exit, once the memo is off.
 
-use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
@@ -52,7 +51,7 @@ use crate::engine::cache::{RawCache, put_shared};
 use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
-use crate::pool::config::{PoolConfig, ResetOn};
+use crate::pool::config::ResetOn;
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::PoolState;
 use crate::pool::{Pool, Runtime};
@@ -353,62 +352,26 @@ impl<T: Reset + Send + 'static> Inner<T> {
     }
 }
 
-/// What the guards lent through a share do on their way back: whether each
-/// holds a count on the share (`ThreadShare`'s protocol), and how its
-/// object is reset. A built pool's ([`Built`]) count, and reset with
-/// `Reset::reset`; a generic derived struct's pool is never freed, so its
-/// guards count nothing, and its objects are reset with the template in
-/// the pool's state at hand (`crate::pool::runtime::generic`).
-pub(super) trait Guards<T: Reset + Send + 'static> {
-    /// Whether a guard holds a count on its share.
-    const COUNTED: bool;
-    /// Resets `value`, an object of `inner`'s, as [`Pool::reset`] does.
-    fn reset(inner: &Inner<T>, value: &mut T);
-    /// `inner`'s configuration, for its releases' tests.
-    fn config(inner: &Inner<T>) -> &PoolConfig<T>;
-}
-
-/// The guards of a built pool ([`Guards`]).
-pub(super) struct Built;
-
-impl<T: Reset + Send + 'static> Guards<T> for Built {
-    const COUNTED: bool = true;
-
-    #[inline(always)]
-    fn reset(inner: &Inner<T>, value: &mut T) {
-        inner.pool.reset(value, T::reset);
-    }
-
-    #[inline(always)]
-    fn config(inner: &Inner<T>) -> &PoolConfig<T> {
-        &inner.pool.config
-    }
-}
-
-/// The home of the guards, of kind `G`, acquired through a share of a pool
-/// that resets its objects on `reset_on` and has a `retain` test if
-/// `retains`: all fixed here, so that a release reads none of them.
-pub(super) fn home<T: Reset + Send + 'static, G: Guards<T>>(
-    reset_on: ResetOn,
-    retains: bool,
-) -> Home<T> {
+/// The home of the guards acquired through a share of a pool that resets
+/// its objects on `reset_on` and has a `retain` test if `retains`: both
+/// fixed here, so that a release reads neither.
+pub(super) fn home<T: Reset + Send + 'static>(reset_on: ResetOn, retains: bool) -> Home<T> {
     Home {
         release: match (reset_on, retains) {
-            (ResetOn::Release, false) => share_release::<T, G, true, false>,
-            (ResetOn::Release, true) => share_release::<T, G, true, true>,
-            (ResetOn::Acquire, false) => share_release::<T, G, false, false>,
-            (ResetOn::Acquire, true) => share_release::<T, G, false, true>,
+            (ResetOn::Release, false) => share_release::<T, true, false>,
+            (ResetOn::Release, true) => share_release::<T, true, true>,
+            (ResetOn::Acquire, false) => share_release::<T, false, false>,
+            (ResetOn::Acquire, true) => share_release::<T, false, true>,
         },
-        abandon: share_abandon::<T, G>,
+        abandon: share_abandon::<T>,
     }
 }
 
-/// Gives a guard's count back to its share when dropped, if its guards
-/// count (`G`), also when the reset, the `retain` test or a destructor on
-/// the way panics.
-struct GiveBack<T: Reset + Send + 'static, G: Guards<T>>(NonNull<ThreadShare<T>>, PhantomData<G>);
+/// Gives a guard's count back to its share when dropped, also when the
+/// reset, the `retain` test or a destructor on the way panics.
+struct GiveBack<T: Reset + Send + 'static>(NonNull<ThreadShare<T>>);
 
-impl<T: Reset + Send + 'static, G: Guards<T>> GiveBack<T, G> {
+impl<T: Reset + Send + 'static> GiveBack<T> {
     /// The count of the guard whose home is `home`, a share's.
     ///
     /// # Safety
@@ -416,15 +379,14 @@ impl<T: Reset + Send + 'static, G: Guards<T>> GiveBack<T, G> {
     /// `home` is a share's, and the caller gives up the count of a guard
     /// acquired through it.
     unsafe fn new(home: NonNull<Home<T>>) -> Self {
-        GiveBack(home.cast(), PhantomData)
+        GiveBack(home.cast())
     }
 
     /// The share and its pool, alive until `self` drops.
     fn get(&self) -> (&ThreadShare<T>, &Inner<T>) {
         // SAFETY: the guard's count keeps the share's hold, and so the
-        // pool, alive until `self` drops (a pool whose guards do not count
-        // is never freed); other threads write only the share's atomics,
-        // and nothing writes `inner` once it is made.
+        // pool, alive until `self` drops; other threads write only the
+        // share's atomics, and nothing writes `inner` once it is made.
         unsafe { (self.0.as_ref(), self.0.as_ref().inner().as_ref()) }
     }
 
@@ -438,26 +400,24 @@ impl<T: Reset + Send + 'static, G: Guards<T>> GiveBack<T, G> {
     }
 }
 
-impl<T: Reset + Send + 'static, G: Guards<T>> Drop for GiveBack<T, G> {
+impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
     fn drop(&mut self) {
-        if G::COUNTED {
-            // SAFETY: the guard's share and count, given up by its home's call.
-            unsafe { give_back(self.0) };
-        }
+        // SAFETY: the guard's share and count, given up by its home's call.
+        unsafe { give_back(self.0) };
     }
 }
 
-/// The `release` of a guard of kind `G` acquired through a thread's share
-/// ([`Home`]): returns the object through the pool, on whatever thread
-/// this is, then gives back the guard's count on the share. `RESET` is
-/// whether the pool resets on release (its `reset_on`) and `RETAIN`
-/// whether it has a `retain` test, both fixed when the share is made.
-fn share_release<T: Reset + Send + 'static, G: Guards<T>, const RESET: bool, const RETAIN: bool>(
+/// The `release` of a guard acquired through a thread's share ([`Home`]):
+/// returns the object through the pool, on whatever thread this is, then
+/// gives back the guard's count on the share. `RESET` is whether the pool
+/// resets on release (its `reset_on`) and `RETAIN` whether it has a
+/// `retain` test, both fixed when the share is made.
+fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: bool>(
     home: NonNull<Home<T>>,
     value: Released<T>,
 ) {
     // SAFETY: a share's guard, whose count its home's call gives up.
-    let give_back = unsafe { GiveBack::<T, G>::new(home) };
+    let give_back = unsafe { GiveBack::new(home) };
     let (here, inner) = give_back.get();
     // The guard's own share, if this thread owns it (the common case:
     // released where it was acquired); else this thread's share. Past the
@@ -465,12 +425,8 @@ fn share_release<T: Reset + Send + 'static, G: Guards<T>, const RESET: bool, con
     let Some(cache) = here.own_cache() else {
         return give_back.then(move |(_, inner)| inner.put(value.0));
     };
-    let mut value = value.0;
-    if RESET {
-        G::reset(inner, &mut value);
-    }
-    let config = G::config(inner);
-    let Some(value) = inner.pool.prepare(config, value, false, RETAIN) else {
+    let config = &inner.pool.config;
+    let Some(value) = inner.pool.prepare(config, value.0, RESET, RETAIN) else {
         return;
     };
     if let (Err(value), held) = inner.pool.offer(config, Some(cache), value, epoch().now()) {
@@ -480,14 +436,10 @@ fn share_release<T: Reset + Send + 'static, G: Guards<T>, const RESET: bool, con
     }
 }
 
-/// The `abandon` of a guard of kind `G` acquired through a thread's share
-/// ([`Home`]).
-fn share_abandon<T: Reset + Send + 'static, G: Guards<T>>(
-    home: NonNull<Home<T>>,
-    value: Abandoned<T>,
-) {
+/// The `abandon` of a guard acquired through a thread's share ([`Home`]).
+fn share_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Abandoned<T>) {
     // SAFETY: a share's guard, whose count its home's call gives up.
-    let give_back = unsafe { GiveBack::<T, G>::new(home) };
+    let give_back = unsafe { GiveBack::new(home) };
     give_back.get().1.pool.abandon(value);
 }
 
