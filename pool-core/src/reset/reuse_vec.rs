@@ -217,10 +217,7 @@ impl<T> ReuseVec<T> {
     /// assert_eq!(tags, ["a"]);
     /// ```
     pub fn pop(&mut self) -> Option<T> {
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
+        self.len = self.len.checked_sub(1)?;
         // The last element of all, a kept one if any, takes the popped
         // element's slot: kept elements are in no particular order.
         Some(self.items.swap_remove(self.len))
@@ -242,9 +239,7 @@ impl<T> ReuseVec<T> {
     pub fn shrink_kept_to(&mut self, max: usize) {
         let bound = self.len.saturating_add(max);
         self.items.truncate(bound);
-        if self.items.capacity() > bound {
-            self.items.shrink_to(bound);
-        }
+        self.items.shrink_to(bound);
     }
 }
 
@@ -390,9 +385,7 @@ impl<T: Reset> Reset for ReuseVec<T> {
         // never below the elements it holds).
         let elements = bytes - buffer_bytes::<T>(self.items.capacity());
         let slots = max.saturating_sub(elements) / size_of::<T>().max(1);
-        if self.items.capacity() > slots {
-            self.items.shrink_to(slots);
-        }
+        self.items.shrink_to(slots);
         // Live elements (none, after a reset) shrink last, each to what is left.
         let own = buffer_bytes::<T>(self.items.capacity());
         if matches!(T::HEAP, Heap::None) {

@@ -113,11 +113,10 @@ impl Local {
         if self.items.try_reserve_exact(target - len).is_err() {
             return false;
         }
-        if self.items.capacity() > self.bound {
-            // An allocator may hand out more than was asked for; the fast
-            // path must not see room beyond the bound.
-            self.items.shrink_to(self.bound);
-        }
+        // An allocator may hand out more than was asked for; the fast path
+        // must not see room beyond the bound (`shrink_to` does nothing
+        // when the capacity is within it).
+        self.items.shrink_to(self.bound);
         len < self.items.capacity()
     }
 
