@@ -174,3 +174,16 @@ fn the_constructor_s_values_come_back_wherever_the_guard_is_dropped() {
     .unwrap();
     assert_eq!(IN_DESTRUCTOR.load(std::sync::atomic::Ordering::Relaxed), 4);
 }
+
+#[test]
+fn a_guard_taken_out_or_discarded_is_counted_in_its_instantiation_s_pool() {
+    let kept: Frame<u64> = pool_core::Pooled::into_inner(Frame::<u64>::acquire());
+    assert!(kept.data.is_empty());
+    pool_core::Pooled::discard(Frame::<u64>::acquire());
+    let stats = Frame::<u64>::pool().stats();
+    assert_eq!(
+        (stats.detached, stats.discarded, stats.idle),
+        (1, 1, 0),
+        "{stats:?}"
+    );
+}

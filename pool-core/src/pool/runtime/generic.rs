@@ -88,7 +88,7 @@ fn generic_release<T: Generic>(_: NonNull<Home<T>>, value: Released<T>) {
 
 /// The `abandon` of a generic derived struct's guard ([`Home`]).
 fn generic_abandon<T: Generic>(_: NonNull<Home<T>>, value: Abandoned<T>) {
-    generic_inner::<T>().pool.abandon(value);
+    generic_pool::<T>(None).abandon(value);
 }
 
 /// The pool of one instantiation of a generic derived struct
@@ -180,7 +180,8 @@ fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Inner<T
     inner
 }
 
-/// The pool of `T`, which a guard's existence says is made.
+/// The pool of `T`, made already: a guard of it exists, or `T::pool()`
+/// has just run (`name` is for making it).
 #[cold]
 fn generic_inner<T: Generic>() -> &'static Inner<T> {
     generic_pool_slow(None)
