@@ -173,8 +173,8 @@ pub(crate) unsafe fn dispose<T>(object: Erased) -> usize {
 
 /// Makes an object with `create`, straight into its box.
 ///
-/// `Box::new(Padded::new(create()))` keeps up to three copies of `T` on the
-/// stack in a debug build (the constructor's result, the padded value,
+/// `Box::new(Padded { value: create(), .. })` keeps up to three copies of
+/// `T` on the stack in a debug build (the constructor's result, the padded value,
 /// `Box::new`'s argument): a 600 KiB object then overflowed a spawned
 /// thread's 2 MiB stack where `Box::new(T::new())` fits. Here the box is
 /// allocated first and the constructor's result is moved into it, one
