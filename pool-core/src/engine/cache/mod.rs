@@ -468,9 +468,9 @@ impl ThreadCache {
         /// thread's first slow path on the pool: no slot of its own, no
         /// pool, nothing allocated, so the thread-local is a constant and
         /// its machinery is compiled once for every pool. Its slot is the
-        /// closed [`UNSET`], which the fast paths back off from; the first
+        /// closed `UNSET`, which the fast paths back off from; the first
         /// slow path registers it with the pool it is handed
-        /// ([`RawCache::register`]).
+        /// (`RawCache::register`).
         ///
         /// # Safety
         ///
