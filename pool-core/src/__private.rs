@@ -237,8 +237,10 @@ impl<T: Reset + ?Sized> HeapOf<T> {
         value.heap_bytes()
     }
 
-    /// [`Reset::shrink_to_bytes`].
-    #[inline]
+    /// [`Reset::shrink_to_bytes`]. Never inlined: a shrink is a release's
+    /// cold path, so each field type's is compiled once in a crate and
+    /// called from every derived struct with a field of that type.
+    #[inline(never)]
     pub fn shrink(value: &mut T, max: usize) -> usize {
         value.shrink_to_bytes(max)
     }

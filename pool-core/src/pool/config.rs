@@ -17,6 +17,7 @@ use std::fmt;
 use std::ptr::NonNull;
 
 use crate::engine::bytes::COLD_CAP;
+use crate::engine::core::PoolCore;
 use crate::engine::erased::{Erased, boxed_with};
 use crate::reset::Reset;
 
@@ -113,6 +114,18 @@ impl ByteBounds {
     #[inline(always)]
     pub(crate) const fn learns(self) -> bool {
         self.max.is_none() && self.calibrate
+    }
+
+    /// The bound in bytes on what a kept object of the pool whose core is
+    /// `core` holds: `max_bytes`, or the learned bound, or the cold cap in
+    /// a pool that does not learn.
+    #[inline(always)]
+    pub(crate) fn bound(self, core: &PoolCore) -> usize {
+        match self.max {
+            Some(max) => max,
+            None if self.calibrate => core.calibration.bound(),
+            None => COLD_CAP,
+        }
     }
 }
 
@@ -212,6 +225,13 @@ pub(crate) type MakeFn = unsafe fn(NonNull<()>) -> Erased;
 /// Resets an object in place: `reset::<T>`.
 pub(crate) type ResetFn = unsafe fn(NonNull<u8>);
 
+/// The heap bytes an object holds: `heap::<T>`.
+pub(crate) type HeapFn = unsafe fn(NonNull<u8>) -> usize;
+
+/// Shrinks an object in place to at most the bytes given, returning what
+/// it keeps: `shrink::<T>`.
+pub(crate) type ShrinkFn = unsafe fn(NonNull<u8>, usize) -> usize;
+
 /// Runs the pool's `retain` test, given as its `&Retain<T>`, on an object:
 /// `retains::<T>`.
 pub(crate) type RetainFn = unsafe fn(NonNull<()>, NonNull<u8>) -> bool;
@@ -236,6 +256,26 @@ pub(crate) unsafe fn make<T: Send>(create: NonNull<()>) -> Erased {
 pub(crate) unsafe fn reset<T: Reset>(value: NonNull<u8>) {
     // SAFETY: the caller's promise.
     unsafe { &mut *(value.as_ptr() as *mut T) }.reset();
+}
+
+/// `HeapFn` for a pool of `T`s: [`Reset::heap_bytes`].
+///
+/// # Safety
+///
+/// As for `reset`.
+pub(crate) unsafe fn heap<T: Reset>(value: NonNull<u8>) -> usize {
+    // SAFETY: the caller's promise.
+    unsafe { &mut *(value.as_ptr() as *mut T) }.heap_bytes()
+}
+
+/// `ShrinkFn` for a pool of `T`s: [`Reset::shrink_to_bytes`].
+///
+/// # Safety
+///
+/// As for `reset`.
+pub(crate) unsafe fn shrink<T: Reset>(value: NonNull<u8>, max: usize) -> usize {
+    // SAFETY: the caller's promise.
+    unsafe { &mut *(value.as_ptr() as *mut T) }.shrink_to_bytes(max)
 }
 
 /// `RetainFn` for a pool of `T`s.

@@ -196,11 +196,14 @@ impl<T: Reset + Send + 'static> Pooled<T> {
 impl<T: Reset + Send + 'static> Drop for Pooled<T> {
     #[inline]
     fn drop(&mut self) {
+        // Asked before the object is taken out, so that no cleanup of it is
+        // compiled for the call (one per pooled type).
+        let panicking = std::thread::panicking();
         // SAFETY: `self.value` is initialized (only `into_inner` takes it
         // otherwise, and it suppresses this destructor), and `drop` runs at
         // most once, so nothing reads the field after this.
         let value = unsafe { ManuallyDrop::take(&mut self.value) };
-        if std::thread::panicking() {
+        if panicking {
             Self::abandon(self.home, Some(value));
         } else {
             // SAFETY: valid until this call (`Home`'s invariant); the

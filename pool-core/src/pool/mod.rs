@@ -41,7 +41,7 @@ use crate::engine::slot::epoch;
 use crate::engine::stats::Stats;
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
-use config::{MakeFn, PoolConfig, ResetFn, ResetOn, RetainFn};
+use config::{ByteBounds, HeapFn, MakeFn, PoolConfig, ResetFn, ResetOn, RetainFn, ShrinkFn};
 use guard::{Abandoned, Home, Pooled, Released};
 use runtime::threads::{Memo, ShareHead};
 use state::StateRef;
@@ -268,42 +268,38 @@ impl<T: Reset + Send + 'static> Pool<T> {
         cache: Option<&RawCache>,
         now: u64,
     ) -> Boxed<T> {
-        if let Some((cache, value)) = cache.and_then(|cache| Some((cache, cache.pop(now)?))) {
-            // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
-            // erasure invariant, `crate::pool::state`).
-            let mut value = unsafe { value.into_boxed() };
-            // A constant: a type that reports no bytes is never measured.
-            if T::HEAP.is_counted() {
-                let held = self.heap_bytes(&mut value);
-                // With a budget, the pool's own counter (a constant test
-                // in a `pool!` static).
-                match config.bytes.max_idle {
-                    Some(_) => self.state.core.count_idle_out(held),
-                    None => cache.count_out(held),
-                }
-            }
-            // A constant in a `pool!` static: folded away there.
-            if config.reset_on == ResetOn::Acquire {
-                self.reset(&mut value, T::reset);
-            }
-            return value;
-        }
-        self.miss(cache, now)
-    }
-
-    /// [`Reset::heap_bytes`] of `value`, counting the object as discarded
-    /// if it panics (the unwind then drops it), as [`Pool::reset`] does.
-    #[inline(always)]
-    fn heap_bytes(&self, value: &mut T) -> usize {
+        let Some(cache) = cache else {
+            return self.miss(None, now);
+        };
+        let Some(value) = cache.pop(now) else {
+            return self.miss(Some(cache), now);
+        };
+        // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
+        // erasure invariant, `crate::pool::state`).
+        let mut value = unsafe { value.into_boxed::<T>() };
+        // The user's `heap_bytes` and `reset` under one guard, as in
+        // [`Pool::reset`].
         let on_unwind = DiscardOnUnwind(self.state.core.discarded());
-        let bytes = value.heap_bytes();
+        // A constant: a type that reports no bytes is never measured.
+        if T::HEAP.is_counted() {
+            let held = value.heap_bytes();
+            // With a budget, the pool's own counter (a constant test
+            // in a `pool!` static).
+            match config.bytes.max_idle {
+                Some(_) => self.state.core.count_idle_out(held),
+                None => cache.count_out(held),
+            }
+        }
+        // A constant in a `pool!` static: folded away there.
+        if config.reset_on == ResetOn::Acquire {
+            value.reset();
+        }
         std::mem::forget(on_unwind);
-        bytes
+        value
     }
 
-    /// An acquire that found nothing in the thread's cache: through
-    /// [`take_missed`] with this pool's constructor and, if it resets on
-    /// acquire, its reset.
+    /// An acquire that found nothing in the thread's cache: [`take_missed`]
+    /// with this pool's constructor, reset and `heap_bytes` (if used).
     #[cold]
     #[inline(never)]
     fn miss(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
@@ -311,26 +307,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
             ResetOn::Acquire => Some(config::reset::<T> as ResetFn),
             ResetOn::Release => None,
         };
+        // A constant: a type that reports no bytes is never measured.
+        let heap = T::HEAP.is_counted().then_some(config::heap::<T> as HeapFn);
         let create = untyped(&raw const self.config.create as *const u8).cast();
         // SAFETY: the functions are this pool's `T`'s, the constructor
         // this pool's; the object returned is of this pool, so a
         // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
-        let (value, idle) = unsafe {
+        unsafe {
             take_missed(
                 &self.state.core,
                 cache,
                 now,
-                reset,
+                (reset, heap),
                 (config::make::<T>, create),
             )
-        };
-        // SAFETY: as above.
-        let mut value = unsafe { value.into_boxed() };
-        if idle && T::HEAP.is_counted() {
-            let held = self.heap_bytes(&mut value);
-            self.state.core.count_idle_out(held);
+            .into_boxed()
         }
-        value
     }
 
     /// Returns `value`, released by a guard with no share (a static pool's,
@@ -352,11 +344,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
 
     /// Resets a released object if `reset` says so (`false` where the
     /// pool resets on acquire, or the caller has reset it), holds it to the
-    /// pool's bound in bytes, and runs the pool's
-    /// `retain` test on it unless `check_retain` is `false` (a run-time
-    /// pool's share fixes both when it is made; `false` only for a pool
-    /// with no test): the object to keep, or `None` if the test dropped it.
-    /// `config` as for [`Pool::take`].
+    /// pool's bound in bytes, and runs the pool's `retain` test on it unless
+    /// `check_retain` is `false` (only for a pool with no test): the object
+    /// to keep, erased, or `None` if dropped. `config` as for [`Pool::take`].
     #[inline(always)]
     pub(crate) fn prepare(
         &self,
@@ -364,16 +354,35 @@ impl<T: Reset + Send + 'static> Pool<T> {
         mut value: Boxed<T>,
         reset: bool,
         check_retain: bool,
-    ) -> Option<Prepared<T>> {
+    ) -> Option<Prepared> {
+        // The user's `reset` and `heap_bytes` under one guard, as in
+        // [`Pool::reset`].
+        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
         if reset {
-            self.reset(&mut value, T::reset);
+            value.reset();
         }
-        let mut bytes = None;
         // A constant: a type that reports no bytes is never measured.
+        let held = if T::HEAP.is_counted() {
+            value.heap_bytes()
+        } else {
+            0
+        };
+        std::mem::forget(on_unwind);
+        // Erased from here on: nothing below unwinds with the object (the
+        // cold paths hold it themselves), so no cleanup is compiled for it.
+        let mut value = Erased::new(value);
+        let mut bytes = None;
         if T::HEAP.is_counted() {
-            let held = self.heap_bytes(&mut value);
-            bytes = Some(if held > self.byte_bound(config) {
-                let (shrunk, kept) = self.over_bound(value, held)?;
+            bytes = Some(if held > config.bytes.bound(&self.state.core) {
+                let reset = match config.reset_on {
+                    ResetOn::Acquire => Some(config::reset::<T> as ResetFn),
+                    ResetOn::Release => None,
+                };
+                let shrink = config::shrink::<T> as ShrinkFn;
+                // SAFETY: the object is this pool's, the functions its `T`'s.
+                let (shrunk, kept) = unsafe {
+                    over_bound(&self.state.core, config.bytes, value, held, reset, shrink)
+                }?;
                 value = shrunk;
                 Bytes {
                     held: kept,
@@ -393,58 +402,9 @@ impl<T: Reset + Send + 'static> Pool<T> {
                 untyped(retain as *const config::Retain<T> as *const u8).cast(),
             );
             // SAFETY: the test and its function are this pool's.
-            let kept = unsafe { keep_if(&self.state.core, Erased::new(value), retain) }?;
-            // SAFETY: the object given, a `Boxed<T>` of this `T`.
-            let value = unsafe { kept.into_boxed() };
-            return Some(Prepared { value, bytes });
+            value = unsafe { keep_if(&self.state.core, value, retain) }?;
         }
         Some(Prepared { value, bytes })
-    }
-
-    /// The bound in bytes on what a kept object holds: `max_bytes`, or
-    /// the learned bound, or the cold cap in a pool that does not learn.
-    /// A constant in a `pool!` static with `max_bytes` or no calibration.
-    #[inline(always)]
-    fn byte_bound(&self, config: &PoolConfig<T>) -> usize {
-        match config.bytes.max {
-            Some(max) => max,
-            None if config.bytes.calibrate => self.state.core.calibration.bound(),
-            None => COLD_CAP,
-        }
-    }
-
-    /// A released object that holds `bytes`, over the pool's bound: reset
-    /// if the pool resets on acquire (so that it is shrunk to what a reset
-    /// keeps), then shrunk to `max_bytes`, the learned usual size, or the
-    /// cold cap; kept if that brings it within the bound (counted as
-    /// shrunk), else dropped (counted as dropped for its size). Its bytes
-    /// feed the calibration, every one (a kept release only one in
-    /// `SAMPLE`, with that weight). A reset or a shrink that panics
-    /// discards it.
-    #[cold]
-    #[inline(never)]
-    fn over_bound(&self, mut value: Boxed<T>, bytes: usize) -> Option<(Boxed<T>, usize)> {
-        let core = &self.state.core;
-        if self.config.bytes.learns() {
-            core.calibration.record(bytes);
-        }
-        let budget = match self.config.bytes.max {
-            Some(max) => max,
-            None if self.config.bytes.calibrate => core.calibration.usual(),
-            None => COLD_CAP,
-        };
-        let on_unwind = DiscardOnUnwind(core.discarded());
-        if self.config.reset_on == ResetOn::Acquire {
-            value.reset();
-        }
-        let kept = value.shrink_to_bytes(budget);
-        std::mem::forget(on_unwind);
-        if kept <= self.byte_bound(&self.config) {
-            core.count_shrunk();
-            return Some((value, kept));
-        }
-        core.count_oversize();
-        None
     }
 
     /// Runs `reset` (the user's [`Reset::reset`], or a generic derived
@@ -463,7 +423,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// Gives a prepared `value` to `cache`, this thread's cache, or past it
     /// (full, gone or disabled) to the shared store.
     #[inline(always)]
-    pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared<T>, now: u64) {
+    pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared, now: u64) {
         if let (Err(value), held) = self.offer(&self.config, cache, value, now) {
             put_shared(&self.state.core, cache, value, held);
         }
@@ -477,7 +437,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         &self,
         config: &PoolConfig<T>,
         cache: Option<&RawCache>,
-        value: Prepared<T>,
+        value: Prepared,
         now: u64,
     ) -> Offered {
         let Prepared { value, mut bytes } = value;
@@ -485,14 +445,16 @@ impl<T: Reset + Send + 'static> Pool<T> {
         if let (Some(budget), Some(counted)) = (config.bytes.max_idle, bytes.as_mut()) {
             if !self.state.core.reserve_idle(counted.held, budget) {
                 self.state.core.count_oversize();
-                drop(value);
+                self.state.core.shared.destroy(value, false);
                 return (Ok(()), 0);
             }
             // Counted in the pool's counter: the cache counts nothing more.
             counted.held = 0;
         }
-        let held = bytes.map_or(0, |bytes| bytes.held);
-        let value = Erased::new(value);
+        let held = match bytes {
+            Some(bytes) => bytes.held,
+            None => 0,
+        };
         let kept = match cache {
             Some(cache) => cache.push(value, now, bytes),
             None => Err(value),
@@ -547,28 +509,42 @@ pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'stat
 }
 
 /// An acquire's miss, erased: an object from the shared tiers, reset with
-/// `reset` if the pool resets on acquire, or else a new one from `make`
-/// (with its data, the pool's constructor), counted as created; and
-/// whether it was idle (from the tiers).
+/// `reset` if the pool resets on acquire, its bytes (`heap`, if its type
+/// counts them) counted out of the pool's idle ones, or else a new one
+/// from `make` (with its data, the pool's constructor), counted as created.
 ///
 /// # Safety
 ///
-/// `make` and `reset` are the pool's (the module's invariant).
+/// `make`, `reset` and `heap` are the pool's (the module's invariant).
 #[cold]
 #[inline(never)]
 unsafe fn take_missed(
     core: &PoolCore,
     cache: Option<&RawCache>,
     now: u64,
-    reset: Option<ResetFn>,
+    (reset, heap): (Option<ResetFn>, Option<HeapFn>),
     (make, create): (MakeFn, NonNull<()>),
-) -> (Erased, bool) {
+) -> Erased {
     match take_shared(core, cache, now) {
-        Some(value) => match reset {
-            // SAFETY: the caller's promise.
-            Some(reset) => (unsafe { reset_counted(core, reset, value) }, true),
-            None => (value, true),
-        },
+        Some(value) => {
+            let value = match reset {
+                // SAFETY: the caller's promise.
+                Some(reset) => unsafe { reset_counted(core, reset, value) },
+                None => value,
+            };
+            let Some(heap) = heap else {
+                return value;
+            };
+            // A `heap_bytes` that panics discards the object, as a reset does.
+            let held = Held(Some(value), core, false);
+            // SAFETY: the caller's promise; the object is this call's alone.
+            let bytes = held
+                .0
+                .as_ref()
+                .map_or(0, |value| unsafe { heap(value.as_ptr()) });
+            core.count_idle_out(bytes);
+            held.into_inner().expect("held until here")
+        }
         // A new object is as the constructor made it: no reset.
         None => {
             // Counted once made: a constructor that panics made nothing.
@@ -578,7 +554,7 @@ unsafe fn take_missed(
                 Some(cache) => cache.created(),
                 None => core.created(1),
             }
-            (value, false)
+            value
         }
     }
 }
@@ -596,6 +572,56 @@ unsafe fn reset_counted(core: &PoolCore, reset: ResetFn, value: Erased) -> Erase
         unsafe { reset(value.as_ptr()) };
     }
     held.into_inner().expect("held until here")
+}
+
+/// A released object that holds `bytes`, over its pool's bound, erased
+/// (compiled once, not per pooled type): reset with `reset` if the pool
+/// resets on acquire, then shrunk with `shrink` to `max_bytes`, the learned
+/// usual size, or the cold cap; kept if then within the bound (counted as
+/// shrunk), else dropped (counted as oversize). Its bytes feed the
+/// calibration, every one. A reset or a shrink that panics discards it.
+///
+/// # Safety
+///
+/// `value` is an object of the pool whose core is `core` and whose bounds
+/// are `bounds`; `reset` and `shrink` are that pool's `T`'s (the module's
+/// invariant).
+#[cold]
+#[inline(never)]
+unsafe fn over_bound(
+    core: &PoolCore,
+    bounds: ByteBounds,
+    value: Erased,
+    bytes: usize,
+    reset: Option<ResetFn>,
+    shrink: ShrinkFn,
+) -> Option<(Erased, usize)> {
+    if bounds.learns() {
+        core.calibration.record(bytes);
+    }
+    let budget = match bounds.max {
+        Some(max) => max,
+        None if bounds.calibrate => core.calibration.usual(),
+        None => COLD_CAP,
+    };
+    let held = Held(Some(value), core, false);
+    let kept = held.0.as_ref().map_or(0, |value| {
+        // SAFETY: the caller's promise; the object is this call's alone.
+        unsafe {
+            if let Some(reset) = reset {
+                reset(value.as_ptr());
+            }
+            shrink(value.as_ptr(), budget)
+        }
+    });
+    let value = held.into_inner().expect("held until here");
+    if kept <= bounds.bound(core) {
+        core.count_shrunk();
+        return Some((value, kept));
+    }
+    core.count_oversize();
+    core.shared.destroy(value, false);
+    None
 }
 
 /// Whether a released object passes the pool's `retain` test (`retains`,
@@ -631,10 +657,11 @@ unsafe fn keep_if(
 /// What [`Pool::offer`] did not keep, and its bytes.
 type Offered = (Result<(), Erased>, usize);
 
-/// A released object ready to be kept ([`Pool::prepare`]), and the bytes
-/// it holds if its type counts them.
-pub(crate) struct Prepared<T> {
-    pub(crate) value: Boxed<T>,
+/// A released object ready to be kept ([`Pool::prepare`]), erased, and the
+/// bytes it holds if its type counts them. Only the pool that prepared it
+/// files it (the erasure invariant).
+pub(crate) struct Prepared {
+    pub(crate) value: Erased,
     pub(crate) bytes: Option<Bytes>,
 }
 

@@ -35,7 +35,7 @@ fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
     pool.give(
         None,
         crate::pool::Prepared {
-            value: obj,
+            value: crate::engine::erased::Erased::new(obj),
             bytes: None,
         },
         crate::engine::slot::epoch().now(),

@@ -108,7 +108,7 @@ pub(super) fn release(pool: &'static Pool<Obj>, cache: &RawCache, mut obj: Boxed
     pool.give(
         Some(cache),
         crate::pool::Prepared {
-            value: obj,
+            value: crate::engine::erased::Erased::new(obj),
             bytes: None,
         },
         epoch().now(),

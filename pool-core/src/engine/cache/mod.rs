@@ -180,9 +180,12 @@ impl RawCache {
 
     /// Records a sampled release of `bytes` in the cache's own tally, and
     /// folds the tally into the pool's calibration once it is due.
+    /// `extern "C"`: it cannot unwind (a panic in it would abort), so the
+    /// push that calls it, inlined in each pooled type's release, compiles
+    /// no cleanup for the slot it holds.
     #[cold]
     #[inline(never)]
-    fn tally(&self, local: &mut Local, bytes: usize) {
+    extern "C" fn tally(&self, local: &mut Local, bytes: usize) {
         if local.tally.record(bytes, SAMPLE as u16) {
             self.core().calibration.fold(&mut local.tally);
         }
