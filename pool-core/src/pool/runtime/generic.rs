@@ -9,15 +9,15 @@
 //! never freed, so its shares (freed with it) live for the life of the
 //! process, and its guards need no count on them: their home is a constant
 //! ([`home`]), as a static pool's is, whose release finds the calling
-//! thread's share itself. The list (and the names table, which making a
-//! pool takes under it) is never held by another thread across a fork.
+//! thread's share itself. The list (one lock with the names table,
+//! `super::Tables`) is never held by another thread across a fork.
 
 use std::any::TypeId;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::share::{Inner, ThreadShare};
-use super::{GENERIC_POOLS, Recipe, threads, type_label, watch_forks};
+use super::{Recipe, tables, threads};
 use crate::engine::cache::put_shared;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
@@ -26,7 +26,6 @@ use crate::pool::config::{PoolConfig, ResetOn};
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::template::Template;
 use crate::reset::Reset;
-use crate::sync::lock;
 
 /// A generic derived struct, as its pool knows it: its pool's
 /// configuration, a constant, so that the round trip's tests fold as in a
@@ -67,7 +66,7 @@ fn home<T: Generic>() -> &'static Home<T> {
 #[inline(always)]
 fn generic_release<T: Generic>(_: NonNull<Home<T>>, value: Released<T>) {
     let Some(share) = threads::typed(TypeId::of::<T>()) else {
-        return generic_inner::<T>().put(value.0);
+        return generic_pool_slow::<T>(None).put(value.0);
     };
     // SAFETY: as in `generic_acquire`.
     let here = unsafe { share.cast::<ThreadShare<T>>().as_ref() };
@@ -161,53 +160,38 @@ fn generic_share_slow<T: Generic>(
 #[cold]
 #[inline(never)]
 fn generic_take_uncached<T: Generic>() -> Boxed<T> {
-    generic_inner::<T>()
+    generic_pool_slow::<T>(None)
         .pool
         .take(const { &T::CONFIG }, None, epoch().now())
 }
 
 /// The pool of `T` when the thread's memo has none: from the list of every
-/// generic pool (made if new), then, with the thread's share of it,
-/// remembered in place of the memo's oldest entry.
+/// generic pool, made on first use (`name` is for making it), then, with
+/// the thread's share of it, remembered in place of the memo's oldest
+/// entry.
 #[cold]
 #[inline(never)]
 fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Inner<T> {
     let id = TypeId::of::<T>();
-    let inner = generic_pool_listed(id, name);
+    let mut tables = tables();
+    let found = tables.generic.iter().find(|(known, _)| *known == id);
+    let inner = match found {
+        Some(&(_, pool)) => pool.downcast_ref().expect("listed under its own TypeId"),
+        None => {
+            // Made under the lock, so each instantiation gets one pool.
+            // No user code runs: the configuration only names functions.
+            let name = name.unwrap_or_else(|| tables.label(std::any::type_name::<T>()));
+            let inner = Inner::make(Recipe::Config(T::CONFIG, *home()), name);
+            // SAFETY: the count `into_raw` keeps is never
+            // given back, so the allocation is never freed.
+            let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
+            tables.generic.push((id, inner));
+            inner
+        }
+    };
+    drop(tables);
     if let Some(share) = inner.share() {
         threads::set_typed(id, share.cast());
     }
     inner
-}
-
-/// The pool of `T`, made already: a guard of it exists, or `T::pool()`
-/// has just run (`name` is for making it).
-#[cold]
-fn generic_inner<T: Generic>() -> &'static Inner<T> {
-    generic_pool_slow(None)
-}
-
-/// The pool of `T` from the list of every generic pool, made on first use.
-fn generic_pool_listed<T: Generic>(id: TypeId, name: Option<&'static str>) -> &'static Inner<T> {
-    watch_forks();
-    let mut pools = lock(&GENERIC_POOLS);
-    let found = pools
-        .iter()
-        .find(|(known, _)| *known == id)
-        .map(|&(_, pool)| pool);
-    match found {
-        Some(pool) => pool.downcast_ref().expect("listed under its own TypeId"),
-        None => {
-            // Made under the lock, so each instantiation gets one pool.
-            // No user code runs: the configuration only names functions.
-            let name = name.unwrap_or_else(type_label::<T>);
-            let config = T::CONFIG;
-            let inner = Inner::make(Recipe::Config(config, *home()), name);
-            // SAFETY: the count `into_raw` keeps is never
-            // given back, so the allocation is never freed.
-            let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
-            pools.push((id, inner));
-            inner
-        }
-    }
 }

@@ -283,38 +283,17 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// assert_eq!(pool.stats().idle, 1);
     /// ```
     pub fn build(self) -> PoolHandle<T> {
-        let PoolBuilder {
-            create,
-            capacity,
-            thread_capacity,
-            retain,
-            reset_on,
-            bytes,
-            name,
-        } = self;
-        let recipe = Recipe::Closures {
-            create,
-            capacity,
-            thread_capacity,
-            retain,
-            reset_on,
-            bytes,
-        };
-        PoolHandle::new(Inner::make(recipe, name))
+        let name = self.name;
+        PoolHandle {
+            inner: Inner::make(Recipe::Builder(self), name),
+        }
     }
 }
 
-/// What a run-time pool is made from: the builder's closures, or the
-/// `PoolConfig` of a generic derived struct's pool (plain functions).
+/// What a run-time pool is made from: the builder, with its closures, or
+/// the `PoolConfig` of a generic derived struct's pool (plain functions).
 pub(super) enum Recipe<T: Reset + Send + 'static> {
-    Closures {
-        create: CreateClosure<T>,
-        capacity: usize,
-        thread_capacity: usize,
-        retain: Option<RetainClosure<T>>,
-        reset_on: ResetOn,
-        bytes: ByteBounds,
-    },
+    Builder(PoolBuilder<T>),
     /// With the home of the guards lent through its shares.
     Config(PoolConfig<T>, Home<T>),
 }
@@ -363,14 +342,15 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 )
             };
             let (config, share_home, create, retain) = match recipe {
-                Recipe::Closures {
+                Recipe::Builder(PoolBuilder {
                     create,
                     capacity,
                     thread_capacity,
                     retain,
                     reset_on,
                     bytes,
-                } => {
+                    name: _,
+                }) => {
                     // SAFETY: the closure is the `Arc` moved into the
                     // allocation below, dropped after the `Pool` (module
                     // docs).
@@ -474,11 +454,6 @@ pub struct PoolHandle<T: Reset + Send + 'static> {
 }
 
 impl<T: Reset + Send + 'static> PoolHandle<T> {
-    /// The first handle of a pool just made.
-    fn new(inner: Arc<Inner<T>>) -> Self {
-        PoolHandle { inner }
-    }
-
     /// Takes an idle object, or makes one: [`Pool::acquire`], reached
     /// directly where the handle is at hand.
     ///
@@ -654,43 +629,38 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
     }
 }
 
-/// Every generic derived struct's pool made so far, by type.
-type GenericPoolsList = Vec<(TypeId, &'static (dyn Any + Send + Sync))>;
-
-/// [`GenericPoolsList`], locked.
-type GenericPools = Mutex<GenericPoolsList>;
+/// The run-time pools' tables: every generic derived struct's pool made so
+/// far, by type, and every short name made so far, by the full name it was
+/// made from. One lock, held by a forking thread across its fork
+/// ([`tables`]), so that the child does not inherit it held by a
+/// thread it lacks.
+pub(super) struct Tables {
+    pub(super) generic: Vec<(TypeId, &'static (dyn Any + Send + Sync))>,
+    names: Vec<(&'static str, &'static str)>,
+}
 
 global! {
-    static GENERIC_POOLS: GenericPools = GenericPools::new(Vec::new());
+    static TABLES: Mutex<Tables> = Mutex::new(Tables {
+        generic: Vec::new(),
+        names: Vec::new(),
+    });
 }
-
-/// The run-time pools' tables as a forking thread holds them across its
-/// fork, in the order `generic_pool_listed` takes them ([`GENERIC_POOLS`],
-/// then [`NAMES`]), so that the child does not inherit one held by a
-/// thread it lacks.
-type TablesHeld = (
-    MutexGuard<'static, GenericPoolsList>,
-    MutexGuard<'static, NamesList>,
-);
 
 std::thread_local! {
-    static TABLES_ACROSS_FORK: RefCell<Option<TablesHeld>> = const { RefCell::new(None) };
+    static TABLES_ACROSS_FORK: RefCell<Option<MutexGuard<'static, Tables>>> =
+        const { RefCell::new(None) };
 }
 
-/// Installs the tables' fork handlers, once: on their first use.
-fn watch_forks() {
+/// The tables, locked; their fork handlers installed on their first use.
+pub(super) fn tables() -> MutexGuard<'static, Tables> {
     static WATCHING: Once = Once::new();
-    WATCHING.call_once(|| {
-        at_fork(hold_tables, release_tables, release_tables);
-    });
+    WATCHING.call_once(|| at_fork(hold_tables, release_tables, release_tables));
+    lock(&TABLES)
 }
 
 /// Before a fork: holds the tables (unless this thread's locals are gone).
 extern "C" fn hold_tables() {
-    let _ = TABLES_ACROSS_FORK.try_with(|held| {
-        let generic = lock(&GENERIC_POOLS);
-        *held.borrow_mut() = Some((generic, lock(&NAMES)));
-    });
+    let _ = TABLES_ACROSS_FORK.try_with(|held| *held.borrow_mut() = Some(lock(&TABLES)));
 }
 
 /// After a fork, in the parent and in the child: releases them.
@@ -699,27 +669,21 @@ extern "C" fn release_tables() {
     drop(held);
 }
 
-/// Every short name made so far, by the full name it was made from.
-type NamesList = Vec<(&'static str, &'static str)>;
-
-/// [`NamesList`], locked.
-type Names = Mutex<NamesList>;
-
-global! {
-    static NAMES: Names = Names::new(Vec::new());
-}
-
 /// The default name of a pool of `T`s.
 pub(crate) fn type_label<T: ?Sized>() -> &'static str {
-    let full = std::any::type_name::<T>();
-    watch_forks();
-    let mut names = lock(&NAMES);
-    if let Some(&(_, short)) = names.iter().find(|(known, _)| *known == full) {
-        return short;
+    tables().label(std::any::type_name::<T>())
+}
+
+impl Tables {
+    /// The short name of the type whose full name is `full`, made once.
+    pub(super) fn label(&mut self, full: &'static str) -> &'static str {
+        if let Some(&(_, short)) = self.names.iter().find(|(known, _)| *known == full) {
+            return short;
+        }
+        let short: &'static str = Box::leak(shorten(full).into_boxed_str());
+        self.names.push((full, short));
+        short
     }
-    let short: &'static str = Box::leak(shorten(full).into_boxed_str());
-    names.push((full, short));
-    short
 }
 
 /// `full` with every path cut to its last segment: `a::b::C<d::E, [f::G; 2]>`
