@@ -227,22 +227,26 @@ impl<T: Reset + ?Sized> HeapOf<T> {
     /// `T::HEAP`.
     pub const HEAP: crate::Heap = T::HEAP;
 
-    /// [`Reset::heap_bytes`].
+    /// `sum` and [`Reset::heap_bytes`] of `value`: the derived sum, one
+    /// field at a time (wrapping: no overflow check compiled per field).
     #[allow(
         clippy::inline_always,
         reason = "a forwarding shim: it costs nothing over calling `heap_bytes` directly"
     )]
     #[inline(always)]
-    pub fn bytes(value: &mut T) -> usize {
-        value.heap_bytes()
+    pub fn bytes(value: &mut T, sum: usize) -> usize {
+        sum.wrapping_add(value.heap_bytes())
     }
 
-    /// [`Reset::shrink_to_bytes`]. Never inlined: a shrink is a release's
-    /// cold path, so each field type's is compiled once in a crate and
-    /// called from every derived struct with a field of that type.
+    /// `kept` and what [`Reset::shrink_to_bytes`] keeps of `value` within
+    /// what `max` leaves after `kept`: the derived shrink, one field at a
+    /// time. Never inlined: a shrink is a release's cold path, so each
+    /// field type's is compiled once in a crate and called from every
+    /// derived struct with a field of that type, with no arithmetic of its
+    /// own.
     #[inline(never)]
-    pub fn shrink(value: &mut T, max: usize) -> usize {
-        value.shrink_to_bytes(max)
+    pub fn shrink(value: &mut T, max: usize, kept: usize) -> usize {
+        kept + value.shrink_to_bytes(max.saturating_sub(kept))
     }
 }
 
@@ -258,14 +262,14 @@ pub trait HeapFallback {
         reason = "a constant 0, folded into the derived sum"
     )]
     #[inline(always)]
-    fn bytes<U: ?Sized>(_: &mut U) -> usize {
-        0
+    fn bytes<U: ?Sized>(_: &mut U, sum: usize) -> usize {
+        sum
     }
 
     /// Nothing shrunk.
     #[inline]
-    fn shrink<U: ?Sized>(_: &mut U, _: usize) -> usize {
-        0
+    fn shrink<U: ?Sized>(_: &mut U, _: usize, kept: usize) -> usize {
+        kept
     }
 }
 

@@ -55,12 +55,14 @@ pub(super) fn heap_items(krate: &Path, fields: &[Field<'_>]) -> TokenStream {
             Bytes::Type => {
                 heap.push(quote_spanned!(span=> .and(#krate::__private::HeapOf::<#ty>::HEAP)));
                 bytes.push(quote_spanned! {span=>
-                    + #krate::__private::HeapOf::<#ty>::bytes(&mut self.#member)
+                    __pool_core_sum =
+                        #krate::__private::HeapOf::<#ty>::bytes(&mut self.#member, __pool_core_sum);
                 });
                 shrink.push(quote_spanned! {span=>
-                    __pool_core_kept += #krate::__private::HeapOf::<#ty>::shrink(
+                    __pool_core_kept = #krate::__private::HeapOf::<#ty>::shrink(
                         &mut self.#member,
-                        __pool_core_max.saturating_sub(__pool_core_kept),
+                        __pool_core_max,
+                        __pool_core_kept,
                     );
                 });
             }
@@ -76,7 +78,7 @@ pub(super) fn heap_items(krate: &Path, fields: &[Field<'_>]) -> TokenStream {
                         __pool_core_bytes(&mut self.#member)
                     }
                 };
-                bytes.push(quote!(+ #call));
+                bytes.push(quote!(__pool_core_sum += #call;));
                 shrink.push(quote!(__pool_core_kept += #call;));
             }
             Bytes::None => {}
@@ -87,7 +89,9 @@ pub(super) fn heap_items(krate: &Path, fields: &[Field<'_>]) -> TokenStream {
 
         #[inline]
         fn heap_bytes(&mut self) -> usize {
-            0 #(#bytes)*
+            let mut __pool_core_sum: usize = 0;
+            #(#bytes)*
+            __pool_core_sum
         }
 
         #[inline]
