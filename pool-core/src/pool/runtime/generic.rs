@@ -71,7 +71,7 @@ fn generic_release<T: Generic>(_: NonNull<Home<T>>, value: Released<T>) {
     // SAFETY: as in `generic_acquire`.
     let here = unsafe { share.cast::<ThreadShare<T>>().as_ref() };
     // SAFETY: the pool, which is never freed.
-    let inner: &'static Inner<T> = unsafe { here.inner().as_ref() };
+    let inner: &'static Inner<T> = unsafe { here.inner.as_ref() };
     let template = &inner.state.template;
     let (pool, config, mut value) = (&inner.pool, const { &T::CONFIG }, value.0);
     if config.reset_on == ResetOn::Release {
@@ -103,14 +103,7 @@ pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> 
     };
     // SAFETY: recorded for `T` (`generic_pool_slow`): a share of the
     // generic pool of `T`, whose `inner` is that pool, never freed.
-    unsafe {
-        &share
-            .cast::<ThreadShare<T>>()
-            .as_ref()
-            .inner()
-            .as_ref()
-            .pool
-    }
+    unsafe { &share.cast::<ThreadShare<T>>().as_ref().inner.as_ref().pool }
 }
 
 /// `T::acquire()` for a generic derived struct: through the thread's share
@@ -130,7 +123,7 @@ pub fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> P
             // off, and which lives, with its pool, for ever.
             let (here, pool) = unsafe {
                 let here = share.cast::<ThreadShare<T>>().as_ref();
-                (here, &here.inner().as_ref().pool)
+                (here, &here.inner.as_ref().pool)
             };
             pool.take(const { &T::CONFIG }, Some(here.cache()), epoch().now())
         }

@@ -623,7 +623,9 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
             // SAFETY: `state` is a field of this allocation, dropped after
             // the shares, and was made by `with_owner`.
             share
-                .cache_mut()
+                .head
+                .cache
+                .get_mut()
                 .set_core(unsafe { StateRef::from_owned(state) }.core());
         }
     }

@@ -150,8 +150,9 @@ pub(super) struct ThreadShare<T: Reset + Send + 'static> {
     /// Added to by the releases of the share's guards, on any thread: on a
     /// line of its own, away from what the owner writes and reads.
     pub(super) back: CachePadded<AtomicUsize>,
-    /// The pool's allocation, with the provenance of all of it.
-    inner: NonNull<Inner<T>>,
+    /// The pool's allocation, with the provenance of all of it: never
+    /// written after the share is made.
+    pub(super) inner: NonNull<Inner<T>>,
     /// The owner's token (`threads::token`), or `threads::NOBODY` between two
     /// owners: written by the owner alone, as it takes the share and as it
     /// hands it back, and read by every release of the share's guards,
@@ -188,19 +189,6 @@ impl<T: Reset + Send + 'static> ThreadShare<T> {
         self.head.cache.get()
     }
 
-    /// Gives the share a new cache for its new owner, the old one retired
-    /// by the last owner's exit (its drop frees its slot).
-    ///
-    /// # Safety
-    ///
-    /// The caller is the share's new owner, which has not used the share
-    /// yet, and the last owner handed it back under the pool's lock.
-    pub(super) unsafe fn renew(&self, core: CoreRef) {
-        let cache = RawCache::new(core);
-        // SAFETY: the caller's promise: no reference to the cache is live.
-        unsafe { self.head.cache.replace(cache) };
-    }
-
     /// Makes the calling thread the share's owner, as it takes the share.
     ///
     /// # Safety
@@ -209,11 +197,6 @@ impl<T: Reset + Send + 'static> ThreadShare<T> {
     /// the pool's free list, taken under the pool's lock.
     pub(super) unsafe fn own(&self) {
         self.owner.store(threads::own_token(), Ordering::Relaxed);
-    }
-
-    /// Hands the share back: the calling thread, its owner, is done with it.
-    pub(super) fn disown(&self) {
-        self.owner.store(threads::NOBODY, Ordering::Relaxed);
     }
 
     /// The owner's cache, if the calling thread is the owner: a release's
@@ -229,35 +212,6 @@ impl<T: Reset + Send + 'static> ThreadShare<T> {
         } else {
             None
         }
-    }
-
-    /// The pool's allocation, with the provenance of all of it: never
-    /// written after the share is made.
-    #[inline]
-    pub(super) fn inner(&self) -> NonNull<Inner<T>> {
-        self.inner
-    }
-
-    /// The cache, for the pool's drop to point at the state anew.
-    pub(super) fn cache_mut(&mut self) -> &mut RawCache {
-        self.head.cache.get_mut()
-    }
-
-    /// Takes the share's strong count on the pool, unless it holds it.
-    ///
-    /// # Safety
-    ///
-    /// The caller owns the share, holds the pool's lock on its shares (so
-    /// that `close` sees the count it takes), and keeps the pool alive.
-    #[cold]
-    pub(super) unsafe fn hold(&self) {
-        if self.head.lent.held() {
-            return;
-        }
-        // SAFETY: `inner` has `Arc::as_ptr`'s provenance (`Inner::make`),
-        // and the caller keeps the pool alive.
-        unsafe { Arc::increment_strong_count(self.inner.as_ptr().cast_const()) };
-        self.head.lent.set_held();
     }
 }
 
@@ -387,7 +341,7 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
         // SAFETY: the guard's count keeps the share's hold, and so the
         // pool, alive until `self` drops; other threads write only the
         // share's atomics, and nothing writes `inner` once it is made.
-        unsafe { (self.0.as_ref(), self.0.as_ref().inner().as_ref()) }
+        unsafe { (self.0.as_ref(), self.0.as_ref().inner.as_ref()) }
     }
 
     /// Runs `rest` on the share and its pool, then gives the count back:
@@ -460,7 +414,7 @@ unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<ThreadShare<T>>) {
         // SAFETY: the share's count on the pool, which only this release
         // gives back, and which keeps the share (freed with the pool) and
         // its `inner` there until then.
-        unsafe { let_go((*share.as_ptr()).inner()) };
+        unsafe { let_go((*share.as_ptr()).inner) };
     }
 }
 
@@ -504,12 +458,16 @@ impl<T: Reset + Send + 'static> Inner<T> {
             Some(Lent(share)) => {
                 self.hold_unless_closed(&shares, share);
                 drop(shares);
+                // A new cache (registered with the core, not under this
+                // lock), the old one retired by the last owner's exit.
+                let cache = RawCache::new(core);
                 // SAFETY: off the free list, so this thread owns it now and
-                // has not used it; its last owner put it there under the
-                // lock just released.
-                unsafe { share.as_ref().renew(core) };
-                // SAFETY: as above.
-                unsafe { share.as_ref().own() };
+                // has not used it (no reference to its cache is live); its
+                // last owner put it there under the lock just released.
+                unsafe {
+                    share.as_ref().head.cache.replace(cache);
+                    share.as_ref().own();
+                }
                 share
             }
             None => {
@@ -540,15 +498,18 @@ impl<T: Reset + Send + 'static> Inner<T> {
     /// Makes `share`, which the calling thread is taking, hold the pool,
     /// unless the pool is closed: so every share an acquire reaches holds
     /// it (an acquire needs a handle, and handles never come back once
-    /// none is left), and lending a guard is one addition. `_parts` is the
+    /// none is left), and lending a guard is one addition. `_shares` is the
     /// pool's lock on its shares, held: `close`, which looks at every share
     /// under it, then either finds the share held or has run before and
     /// left no handle.
     fn hold_unless_closed(&self, _shares: &ShareList<T>, share: NonNull<ThreadShare<T>>) {
-        if self.handles.load(Ordering::Relaxed) != 0 {
-            // SAFETY: the calling thread is taking the share, under the
-            // lock; the caller's `&Pool` (or guard) keeps the pool alive.
-            unsafe { share.as_ref().hold() };
+        // SAFETY: the calling thread is taking the share, under the lock.
+        let lent = unsafe { &share.as_ref().head.lent };
+        if self.handles.load(Ordering::Relaxed) != 0 && !lent.held() {
+            // SAFETY: `this` has `Arc::as_ptr`'s provenance (`Inner::make`),
+            // and the caller's `&Pool` (or guard) keeps the pool alive.
+            unsafe { Arc::increment_strong_count(self.this().as_ptr().cast_const()) };
+            lent.set_held();
         }
     }
 }
@@ -561,7 +522,8 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
         // memo is off).
         let part_ref = unsafe { share.as_ref() };
         part_ref.cache().retire();
-        part_ref.disown();
+        // Handed back: the thread is done with it.
+        part_ref.owner.store(threads::NOBODY, Ordering::Relaxed);
         lock(&self.shares).free.push(Lent(share));
         self.owners.leave();
     }
