@@ -15,7 +15,6 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::Weak;
 
 use crate::engine::cache::policy::Bounds;
 use crate::engine::core::{CoreRef, PoolCore};
@@ -61,7 +60,7 @@ impl<T: Reset + Send + 'static> StateRef<T> {
     /// # Safety
     ///
     /// `state` must outlive the returned pointer and its copies, and must
-    /// have been made by [`PoolState::with_owner`].
+    /// be a run-time pool's, its core's owner set (`PoolCore::set_owner`).
     pub(crate) unsafe fn from_owned(state: NonNull<PoolState<T>>) -> Self {
         StateRef(state)
     }
@@ -124,18 +123,6 @@ impl<T: Reset + Send + 'static> PoolState<T> {
         }
     }
 
-    /// An empty state for a run-time pool, within `config`'s bounds, whose
-    /// registry entry is `owner`.
-    pub(crate) fn with_owner(
-        name: &'static str,
-        config: &PoolConfig<T>,
-        owner: Weak<dyn Rotate>,
-    ) -> Self {
-        let mut state = PoolState::new(name, config);
-        state.core.set_owner(owner);
-        state
-    }
-
     /// Makes objects with `create` until the shared store holds `target`
     /// (at most the pool's capacity), and returns how many it made. They are counted
     /// as created and as returned, so that `in_use` stays exact and `idle`
@@ -177,18 +164,6 @@ impl<T: Reset + Send + 'static> PoolState<T> {
     #[inline]
     pub(crate) fn stats(&self) -> Stats {
         self.core.stats()
-    }
-
-    /// The name [`pools`](crate::pools) lists the pool under.
-    #[inline]
-    pub(crate) fn name(&self) -> &'static str {
-        self.core.name()
-    }
-
-    /// Ages the pool to epoch `now` (see [`PoolCore`]'s `rotate_to`).
-    #[inline]
-    pub(crate) fn rotate_to(&self, now: u64) -> bool {
-        self.core.rotate_to(now)
     }
 }
 

@@ -90,7 +90,7 @@ use crate::reset::Reset;
 use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
 use share::{
     CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased, clear_erased,
-    put_erased,
+    let_go, put_erased,
 };
 use threads::HELD;
 
@@ -328,7 +328,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
             // provenance of all of it, `Arc`'s counts included), which
             // outlives the `Pool`s that hold them (module docs: the `Pool`s
             // are dropped first, and only used while the allocation
-            // lives); the state is made by `with_owner` below, and `id` is
+            // lives); the state is made below, its owner set, and `id` is
             // this pool's own.
             let (state_ref, erased) = unsafe {
                 (
@@ -372,8 +372,8 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 }
                 Recipe::Config(config, share_home) => (config, share_home, None, None),
             };
-            let owner: Weak<dyn Rotate> = weak.clone();
-            let state = PoolState::with_owner(name, &config, owner);
+            let mut state = PoolState::new(name, &config);
+            state.core.set_owner(weak.clone());
             Inner {
                 pool: Pool {
                     home,
@@ -495,7 +495,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let config = &self.inner.pool.config;
         f.debug_struct("PoolHandle")
-            .field("name", &self.inner.state.name())
+            .field("name", &self.inner.state.core.name())
             .field("capacity", &config.capacity)
             .field("thread_capacity", &config.thread_capacity)
             .field("stats", &self.inner.state.stats())
@@ -505,7 +505,7 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolHandle<T> {
 impl<T: Reset + Send + 'static> Drop for PoolHandle<T> {
     fn drop(&mut self) {
         if self.inner.handles.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.inner.close(Arc::as_ptr(&self.inner));
+            self.inner.close();
         }
         self.inner.owners.leave();
     }
@@ -526,11 +526,11 @@ impl<T: Reset + Send + 'static> Rotate for Inner<T> {
     }
 
     fn rotate_to(&self, now: u64) -> bool {
-        self.state.rotate_to(now)
+        self.state.core.rotate_to(now)
     }
 
     fn name(&self) -> &'static str {
-        self.state.name()
+        self.state.core.name()
     }
 
     fn stats(&self) -> Stats {
@@ -544,15 +544,10 @@ struct Counted<T: Reset + Send + 'static>(NonNull<Inner<T>>);
 
 impl<T: Reset + Send + 'static> Drop for Counted<T> {
     fn drop(&mut self) {
-        let inner = self.0.as_ptr().cast_const();
-        // SAFETY: the guard's count keeps the allocation alive up to here,
-        // and the pointer has `Arc::as_ptr`'s provenance (the home is the
-        // allocation's first byte, `Inner::acquire_counted`); nothing
-        // uses the pool after the count is given back.
-        unsafe {
-            (*inner).owners.leave();
-            Arc::decrement_strong_count(inner);
-        }
+        // SAFETY: the guard's count, given back once, here; the pointer has
+        // `Arc::as_ptr`'s provenance (the home is the allocation's first
+        // byte, `Inner::acquire_counted`); nothing uses the pool after.
+        unsafe { let_go(self.0) };
     }
 }
 
@@ -576,9 +571,9 @@ fn abandon_counted<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aba
 
 impl<T: Reset + Send + 'static> Inner<T> {
     /// The last handle is gone: closes every share, and gives back the
-    /// count of each that has no guard out (`ThreadShare`'s invariant). `this` is
-    /// the pool, from `Arc::as_ptr`; the caller's handle still holds it.
-    fn close(&self, this: *const Inner<T>) {
+    /// count of each that has no guard out (`ThreadShare`'s invariant); the
+    /// caller's handle still holds the pool.
+    fn close(&self) {
         let shares = lock(&self.shares);
         for share in &shares.all {
             let share = share.0;
@@ -597,11 +592,10 @@ impl<T: Reset + Send + 'static> Inner<T> {
                 .wrapping_add(closing)
                 == 0
             {
-                self.owners.leave();
                 // SAFETY: the share's count, given back once (only this
                 // addition made `back` 0: every guard was back);
                 // not the last count, as the caller's handle holds one.
-                unsafe { Arc::decrement_strong_count(this) };
+                unsafe { let_go(self.this()) };
             }
         }
     }

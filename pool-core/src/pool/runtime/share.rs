@@ -427,7 +427,7 @@ unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<ThreadShare<T>>) {
 /// has `Arc::as_ptr`'s provenance.
 #[cold]
 #[inline(never)]
-unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
+pub(super) unsafe fn let_go<T: Reset + Send + 'static>(inner: NonNull<Inner<T>>) {
     // SAFETY: the caller's promise.
     unsafe {
         (*inner.as_ptr()).owners.leave();
