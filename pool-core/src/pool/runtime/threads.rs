@@ -125,34 +125,36 @@ crate::sync::thread_local! {
     static MODEL_TOKEN: Cell<u64> = Cell::new(UNSET);
 }
 
+/// Runs `f` on the calling thread's token cell: the memo's, or under
+/// loom the model thread's.
+#[inline]
+fn with_token<R>(f: impl FnOnce(&Cell<u64>) -> R) -> R {
+    if MODELLED {
+        MODEL_TOKEN.with(f)
+    } else {
+        MEMO.with(|memo| f(&memo.token))
+    }
+}
+
 /// The calling thread's token: the `owner` of the shares it owns, and of
 /// no other (module docs); [`UNSET`] until [`own_token`] gives it one.
 #[inline]
 pub(crate) fn token() -> u64 {
-    if MODELLED {
-        MODEL_TOKEN.with(Cell::get)
-    } else {
-        MEMO.with(|memo| memo.token.get())
-    }
+    with_token(Cell::get)
 }
 
 /// The calling thread's token, given now if it has none: what a share it
 /// takes bears as its owner.
 pub(crate) fn own_token() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(NOBODY + 1);
-    let give = |token: &Cell<u64>| {
+    with_token(|token| {
         if token.get() == UNSET {
             // Only uniqueness matters: no order with anything else. A
             // counter that reached `UNSET` would take 2^64 threads.
             token.set(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
         }
         token.get()
-    };
-    if MODELLED {
-        MODEL_TOKEN.with(give)
-    } else {
-        MEMO.with(|memo| give(&memo.token))
-    }
+    })
 }
 
 /// Turns the thread's memo off for good: the thread is destroying its
@@ -362,11 +364,8 @@ pub(super) trait Exit: Send + Sync {
     fn exit(self: Arc<Self>, share: NonNull<()>);
 }
 
-/// A thread's share of one pool.
-struct Listed {
-    pool: Weak<dyn Exit>,
-    share: NonNull<()>,
-}
+/// A thread's share of one pool, with the pool.
+type Listed = (Weak<dyn Exit>, NonNull<()>);
 
 /// The calling thread's shares, by pool id.
 pub(crate) struct ThreadShares {
@@ -394,11 +393,18 @@ pub(super) fn share(
 ) -> Option<NonNull<()>> {
     SHARES
         .try_with(|shares| {
-            if let Some(entry) = shares.borrow().by_pool.get(&id) {
-                return entry.share;
+            if let Some(&(_, share)) = shares.borrow().by_pool.get(&id) {
+                return share;
             }
             let (pool, share) = take();
-            shares.borrow_mut().insert(id, Listed { pool, share });
+            let shares = &mut *shares.borrow_mut();
+            if shares.by_pool.len() >= shares.clear_at {
+                shares
+                    .by_pool
+                    .retain(|_, (pool, _)| pool.strong_count() > 0);
+                shares.clear_at = CLEAR_AT_LEAST.max(2 * shares.by_pool.len());
+            }
+            shares.by_pool.insert(id, (pool, share));
             share
         })
         .ok()
@@ -414,22 +420,13 @@ impl Default for ThreadShares {
 }
 
 impl ThreadShares {
-    fn insert(&mut self, id: u64, entry: Listed) {
-        if self.by_pool.len() >= self.clear_at {
-            self.by_pool
-                .retain(|_, entry| entry.pool.strong_count() > 0);
-            self.clear_at = CLEAR_AT_LEAST.max(2 * self.by_pool.len());
-        }
-        self.by_pool.insert(id, entry);
-    }
-
     /// Turns the thread's memo off, then hands every listed share back to
     /// its pool, if the pool lives: what the thread's exit does.
     pub(crate) fn exit(&mut self) {
         off();
-        for (_, entry) in self.by_pool.drain() {
-            if let Some(pool) = entry.pool.upgrade() {
-                pool.exit(entry.share);
+        for (_, (pool, share)) in self.by_pool.drain() {
+            if let Some(pool) = pool.upgrade() {
+                pool.exit(share);
             }
         }
     }
