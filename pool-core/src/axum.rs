@@ -419,14 +419,12 @@ where
     if in_place.is_ok() {
         return Ok(pooled);
     }
-    match Json::<T>::from_bytes(body) {
-        Ok(Json(fresh)) => {
-            *pooled = fresh;
-            Ok(pooled)
-        }
-        // `pooled` is dropped here, outside any panic: reset and returned.
-        Err(rejection) => Err(rejection),
-    }
+    // On an error `pooled` is dropped with the closure, outside any panic:
+    // reset and returned.
+    Json::<T>::from_bytes(body).map(|Json(fresh)| {
+        *pooled = fresh;
+        pooled
+    })
 }
 
 /// axum's check (`json_content_type` in axum's `json.rs`), with the common
