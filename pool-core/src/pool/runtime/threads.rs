@@ -17,7 +17,7 @@
 //! - A memo entry is set only just after the thread's list (or the memo)
 //!   gave the share,
 //!   so only while the list is alive, and the list's destructor turns the
-//!   memo off ([`off`]) before it hands any share back to its pool; from
+//!   memo off ([`ThreadShares::exit`]) before it hands any share back to its pool; from
 //!   then on the memo stays off, and run-time pools' operations on the
 //!   thread go without a share. So an entry always names a share of this
 //!   thread's own. The memo has no destructor of its own, so it is
@@ -155,17 +155,6 @@ pub(crate) fn own_token() -> u64 {
         }
         token.get()
     })
-}
-
-/// Turns the thread's memo off for good: the thread is destroying its
-/// list of shares.
-pub(crate) fn off() {
-    if !MODELLED {
-        MEMO.with(|memo| {
-            memo.ids.iter().for_each(|id| id.set(OFF));
-            memo.types.iter().for_each(|entry| entry.set(None));
-        });
-    }
 }
 
 /// What the memo knows of a run-time pool's cache on this thread.
@@ -420,10 +409,15 @@ impl Default for ThreadShares {
 }
 
 impl ThreadShares {
-    /// Turns the thread's memo off, then hands every listed share back to
-    /// its pool, if the pool lives: what the thread's exit does.
+    /// Turns the thread's memo off for good, then hands every listed share
+    /// back to its pool, if the pool lives: what the thread's exit does.
     pub(crate) fn exit(&mut self) {
-        off();
+        if !MODELLED {
+            MEMO.with(|memo| {
+                memo.ids.iter().for_each(|id| id.set(OFF));
+                memo.types.iter().for_each(|entry| entry.set(None));
+            });
+        }
         for (_, (pool, share)) in self.by_pool.drain() {
             if let Some(pool) = pool.upgrade() {
                 pool.exit(share);
