@@ -170,7 +170,8 @@ impl PoolCore {
             // and every way into one of those takes the state as
             // `&'static` (`__private::finish`, with its unset caches,
             // `ThreadCache::unset`, and `StateRef::from_static`), so its core field is `'static`
-            // too; only `with_owner` states are reached otherwise.
+            // too; a run-time pool's has its owner set as it is made
+            // (`set_owner`, in the pool's `Inner::make`), before any use.
             None => Entry::Static(unsafe { &*std::ptr::from_ref(self) }),
         };
         rotation::register(entry, &self.registered);

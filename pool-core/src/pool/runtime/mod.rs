@@ -615,7 +615,7 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
             // every thread's use of the pool is over.
             let mut share = unsafe { Box::from_raw(share.as_ptr()) };
             // SAFETY: `state` is a field of this allocation, dropped after
-            // the shares, and was made by `with_owner`.
+            // the shares, its owner set as it was made (`Inner::make`).
             share
                 .head
                 .cache
