@@ -17,7 +17,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::share::{Inner, ThreadShare};
-use super::{Recipe, tables, threads};
+use super::{tables, threads};
 use crate::engine::cache::put_shared;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
@@ -174,7 +174,7 @@ fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Inner<T
             // Made under the lock, so each instantiation gets one pool.
             // No user code runs: the configuration only names functions.
             let name = name.unwrap_or_else(|| tables.label(std::any::type_name::<T>()));
-            let inner = Inner::make(Recipe::Config(T::CONFIG, *home()), name);
+            let inner = Inner::make(T::CONFIG, *home(), name, (None, None));
             // SAFETY: the count `into_raw` keeps is never
             // given back, so the allocation is never freed.
             let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };

@@ -283,19 +283,26 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// assert_eq!(pool.stats().idle, 1);
     /// ```
     pub fn build(self) -> PoolHandle<T> {
-        let name = self.name;
+        let config = PoolConfig {
+            // SAFETY: the closure is the `Arc` that `Inner::make` moves into
+            // the pool's allocation, dropped after its `Pool` (module docs).
+            create: Create::Closure(unsafe { Closure::new(&*self.create) }),
+            capacity: self.capacity,
+            thread_capacity: self.thread_capacity,
+            retain: self.retain.as_deref().map(|retain| {
+                // SAFETY: as for `create`.
+                let retain = Retain::Closure(unsafe { Closure::new(retain) });
+                (retain, config::retains::<T> as config::RetainFn)
+            }),
+            reset_on: self.reset_on,
+            bytes: self.bytes,
+        };
+        let share_home = share::home(self.reset_on, self.retain.is_some());
+        let closures = (Some(self.create), self.retain);
         PoolHandle {
-            inner: Inner::make(Recipe::Builder(self), name),
+            inner: Inner::make(config, share_home, self.name, closures),
         }
     }
-}
-
-/// What a run-time pool is made from: the builder, with its closures, or
-/// the `PoolConfig` of a generic derived struct's pool (plain functions).
-pub(super) enum Recipe<T: Reset + Send + 'static> {
-    Builder(PoolBuilder<T>),
-    /// With the home of the guards lent through its shares.
-    Config(PoolConfig<T>, Home<T>),
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
@@ -308,11 +315,18 @@ impl<T: Reset + Send + 'static> Inner<T> {
     };
 
     /// Makes a run-time pool's allocation, its `Pool` pointing at its
-    /// siblings.
+    /// siblings: from `config`, with `share_home` the home of the guards
+    /// lent through its shares, and the closures `config` calls, if any,
+    /// kept as long as the `Pool`.
     ///
     /// The `Pool`'s home is for the guards that hold no share (they hold a
     /// strong count instead).
-    pub(super) fn make(recipe: Recipe<T>, name: &'static str) -> Arc<Self> {
+    pub(super) fn make(
+        config: PoolConfig<T>,
+        share_home: Home<T>,
+        name: &'static str,
+        (create, retain): (Option<CreateClosure<T>>, Option<RetainClosure<T>>),
+    ) -> Arc<Self> {
         let home = Home {
             release: release_counted::<T>,
             abandon: abandon_counted::<T>,
@@ -340,37 +354,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
                         fns: &Inner::<T>::FNS,
                     },
                 )
-            };
-            let (config, share_home, create, retain) = match recipe {
-                Recipe::Builder(PoolBuilder {
-                    create,
-                    capacity,
-                    thread_capacity,
-                    retain,
-                    reset_on,
-                    bytes,
-                    name: _,
-                }) => {
-                    // SAFETY: the closure is the `Arc` moved into the
-                    // allocation below, dropped after the `Pool` (module
-                    // docs).
-                    let create_ref = unsafe { Closure::new(&*create) };
-                    let config = PoolConfig {
-                        create: Create::Closure(create_ref),
-                        capacity,
-                        thread_capacity,
-                        retain: retain.as_deref().map(|retain| {
-                            // SAFETY: as for `create`.
-                            let retain = Retain::Closure(unsafe { Closure::new(retain) });
-                            (retain, config::retains::<T> as config::RetainFn)
-                        }),
-                        reset_on,
-                        bytes,
-                    };
-                    let share_home = share::home(reset_on, retain.is_some());
-                    (config, share_home, Some(create), retain)
-                }
-                Recipe::Config(config, share_home) => (config, share_home, None, None),
             };
             let mut state = PoolState::new(name, &config);
             state.core.set_owner(weak.clone());
