@@ -145,7 +145,7 @@ pub(super) struct ThreadShare<T: Reset + Send + 'static> {
     /// The guards' home, the owner's cache and `lent`: what
     /// `Pool::acquire` reaches on its fast path. First, so that a guard's
     /// home is a pointer to its share (`ShareHead`'s invariant); the guards'
-    /// home is `release::share_release` and `release::share_abandon`.
+    /// home is [`share_release`] and [`share_abandon`].
     pub(super) head: ShareHead<T>,
     /// Added to by the releases of the share's guards, on any thread: on a
     /// line of its own, away from what the owner writes and reads.
@@ -273,7 +273,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
 }
 
 /// The `acquire` of a run-time pool's `Pool` past its fast path
-/// (`crate::pool::Runtime`, `Pool::acquire_owned`): on a memo miss, through
+/// (`crate::pool::Runtime`, `Pool::acquire_runtime`): on a memo miss, through
 /// the thread's share, found or taken, or without one on a thread that is
 /// destroying its thread-locals.
 ///
