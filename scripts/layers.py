@@ -9,8 +9,9 @@ pool-core is built in layers, bottom up (docs/DESIGN.md, "Modules"):
     sync    the std/loom facade
     engine  one pool's machinery on erased objects, and the registry
     reset   the `Reset` trait and its impls
-    pool    the typed pools: `Pool`, its guard, state, config, run-time pools
-    api     what users and generated code reach: `Poolable`, serde, metrics,
+    pool    the typed pools: `Pool`, its guard, state, config, `pool!` and
+            `Poolable`, run-time pools
+    api     what users and generated code reach: serde, axum, metrics,
             `__private`, the crate root
 
 A module may name items of its own layer and of the layers below it, and the

@@ -100,9 +100,9 @@ use ::axum::response::{IntoResponse, Response};
 use ::serde::Serialize;
 use ::serde::de::DeserializeOwned;
 
+use crate::pool::declare::Poolable;
 use crate::pool::guard::Pooled;
 use crate::pool::runtime::PoolHandle;
-use crate::poolable::Poolable;
 use crate::reset::Reset;
 
 mod response;

@@ -21,7 +21,6 @@ mod forward;
 #[cfg_attr(docsrs, doc(cfg(feature = "metrics")))]
 pub mod metrics;
 mod pool;
-mod poolable;
 mod reset;
 #[cfg(feature = "serde")]
 mod serde;
@@ -37,9 +36,9 @@ pub use engine::rotation::{DEFAULT_ROTATION_PERIOD, set_rotation_period};
 pub use engine::stats::Stats;
 pub use pool::Pool;
 pub use pool::config::{DEFAULT_CAPACITY, DEFAULT_MAX_BYTES, DEFAULT_THREAD_CAPACITY, PoolConfig};
+pub use pool::declare::Poolable;
 pub use pool::guard::Pooled;
 pub use pool::runtime::{PoolBuilder, PoolHandle};
-pub use poolable::Poolable;
 pub use reset::reuse_vec::ReuseVec;
 pub use reset::{Heap, Reset};
 

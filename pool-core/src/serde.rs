@@ -45,8 +45,8 @@ use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 
+use crate::pool::declare::Poolable;
 use crate::pool::guard::Pooled;
-use crate::poolable::Poolable;
 use crate::reset::Reset;
 use crate::{Pool, PoolHandle, ReuseVec};
 
