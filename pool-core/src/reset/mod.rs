@@ -327,65 +327,49 @@ impl Heap {
     }
 }
 
-macro_rules! impl_reset_to_default {
-    ($($t:ty),* $(,)?) => {
-        $(
-            /// Sets the value to its default: `0`, `0.0`, `false` or `'\0'`.
-            impl Reset for $t {
-                const HEAP: Heap = Heap::None;
+/// Impls for types whose values hold no heap memory after their reset
+/// ([`Heap::None`]): a pool neither measures nor bounds them. Each group
+/// is a doc, the impl's parameters (none for a list of types) and the
+/// reset, `|value| expr`.
+macro_rules! impl_reset_no_heap {
+    () => {};
+    ($doc:literal [$($params:tt)*] $t:ty => |$this:ident| $reset:expr; $($rest:tt)*) => {
+        #[doc = $doc]
+        impl<$($params)*> Reset for $t {
+            const HEAP: Heap = Heap::None;
 
-                #[inline]
-                fn reset(&mut self) {
-                    *self = Default::default();
-                }
+            #[inline]
+            fn reset(&mut self) {
+                let $this = self;
+                $reset
             }
-        )*
+        }
+
+        impl_reset_no_heap!($($rest)*);
+    };
+    ($doc:literal $($t:ty),+ => |$this:ident| $reset:expr; $($rest:tt)*) => {
+        $(impl_reset_no_heap!($doc [] $t => |$this| $reset;);)+
+        impl_reset_no_heap!($($rest)*);
     };
 }
 
-impl_reset_to_default!(
-    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char,
-);
-
-macro_rules! impl_reset_atomic {
-    ($($t:ty),* $(,)?) => {
-        $(
-            /// Sets the value to its default, `0` or `false`, through
-            /// `get_mut`: the borrow is exclusive, so no atomic operation.
-            impl Reset for $t {
-                const HEAP: Heap = Heap::None;
-
-                #[inline]
-                fn reset(&mut self) {
-                    *self.get_mut() = Default::default();
-                }
-            }
-        )*
-    };
-}
-
-impl_reset_atomic!(
-    AtomicBool,
-    AtomicI8,
-    AtomicI16,
-    AtomicI32,
-    AtomicI64,
-    AtomicIsize,
-    AtomicU8,
-    AtomicU16,
-    AtomicU32,
-    AtomicU64,
-    AtomicUsize,
-);
-
-/// Sets the duration to [`Duration::ZERO`], its default.
-impl Reset for Duration {
-    const HEAP: Heap = Heap::None;
-
-    #[inline]
-    fn reset(&mut self) {
-        *self = Duration::ZERO;
-    }
+impl_reset_no_heap! {
+    "Sets the value to its default: `0`, `0.0`, `false` or `'\\0'`."
+        i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char
+        => |value| *value = Default::default();
+    "Sets the value to its default, `0` or `false`, through `get_mut`: the \
+     borrow is exclusive, so no atomic operation."
+        AtomicBool, AtomicI8, AtomicI16, AtomicI32, AtomicI64, AtomicIsize, AtomicU8, AtomicU16,
+        AtomicU32, AtomicU64, AtomicUsize => |value| *value.get_mut() = Default::default();
+    "Sets the duration to [`Duration::ZERO`], its default."
+        Duration => |value| *value = Duration::ZERO;
+    "Sets the option to `None`, dropping any value it held: after its reset \
+     it holds no heap memory (`T` need not implement `Reset`, so what a \
+     `Some` holds is not measured)."
+        [T] Option<T> => |value| *value = None;
+    "Does nothing: there is no state to reset." () => |_value| {};
+    "Does nothing: a `PhantomData` holds no value."
+        [T: ?Sized] PhantomData<T> => |_value| {};
 }
 
 /// Impls for wrappers of one value whose reset, size and shrinking are
@@ -511,13 +495,21 @@ pub(crate) const fn hash_table_bytes<T>(capacity: usize) -> usize {
     buckets.saturating_mul(size_of::<T>() + 1) + 16
 }
 
+/// Impls for collections, std's and (behind a feature of the crate's name,
+/// `foreign`) other crates': each is cleared, keeping its buffer, which
+/// `heap_bytes` counts (`|value| bytes`) and, where the type can,
+/// `shrink_to_bytes` frees (`|value, max| shrink`; without it, nothing is
+/// freed).
 macro_rules! impl_reset_by_clear {
-    ($([$($params:tt)*] $t:ty => |$this:ident| $bytes:expr, |$shrunk:ident, $max:ident| $shrink:expr;)*) => {
+    ($($(feature $feature:literal:)? [$($params:tt)*] $t:ty => |$this:ident| $bytes:expr
+        $(, |$shrunk:ident, $max:ident| $shrink:expr)?;)*) => {
         $(
             /// Clears the collection, dropping its elements and keeping its
             /// buffer if it has one; counts that buffer, and shrinks it.
-            impl<$($params)*> Reset for $t {
-                const HEAP: Heap = Heap::Counted;
+            $(#[cfg(feature = $feature)]
+            #[cfg_attr(docsrs, doc(cfg(feature = $feature)))])?
+            impl<$($params)*> $crate::reset::Reset for $t {
+                const HEAP: $crate::reset::Heap = $crate::reset::Heap::Counted;
 
                 #[inline]
                 fn reset(&mut self) {
@@ -530,19 +522,22 @@ macro_rules! impl_reset_by_clear {
                     $bytes
                 }
 
-                #[inline]
+                $(#[inline]
                 fn shrink_to_bytes(&mut self, max: usize) -> usize {
-                    if self.heap_bytes() > max {
+                    if $crate::reset::Reset::heap_bytes(self) > max {
                         let ($shrunk, $max) = (&mut *self, max);
                         $shrink;
                     }
-                    self.heap_bytes()
-                }
+                    $crate::reset::Reset::heap_bytes(self)
+                })?
             }
         )*
     };
 }
+use impl_reset_by_clear;
 
+// Shrinking a map needs `K: Eq + Hash` and `S: BuildHasher`, which the
+// impls do not ask for: a map over its bound is not shrunk.
 impl_reset_by_clear!(
     [] String => |s| s.capacity(), |s, max| s.shrink_to(max);
     [] OsString => |s| s.capacity(), |s, max| s.shrink_to(max);
@@ -551,31 +546,13 @@ impl_reset_by_clear!(
     [T] VecDeque<T> => |v| buffer_bytes::<T>(v.capacity()),
         |v, max| v.shrink_to(max / size_of::<T>().max(1));
     [T] LinkedList<T> => |l| buffer_bytes::<(T, usize, usize)>(l.len()), |l, _max| l.clear();
-    // Shrinking a map needs `K: Eq + Hash` and `S: BuildHasher`, which
-    // the impl does not ask for: a map over its bound is not shrunk.
-    [K, V, S] HashMap<K, V, S> => |m| hash_table_bytes::<(K, V)>(m.capacity()), |m, max| {
-            let _ = (m, max);
-        };
-    [T, S] HashSet<T, S> => |m| hash_table_bytes::<T>(m.capacity()), |m, max| {
-            let _ = (m, max);
-        };
+    [K, V, S] HashMap<K, V, S> => |m| hash_table_bytes::<(K, V)>(m.capacity());
+    [T, S] HashSet<T, S> => |m| hash_table_bytes::<T>(m.capacity());
     [K, V] BTreeMap<K, V> => |m| buffer_bytes::<(K, V)>(m.len()), |m, _max| m.clear();
     [T] BTreeSet<T> => |m| buffer_bytes::<T>(m.len()), |m, _max| m.clear();
     [T] BinaryHeap<T> => |v| buffer_bytes::<T>(v.capacity()),
         |v, max| v.shrink_to(max / size_of::<T>().max(1));
 );
-
-/// Sets the option to `None`, dropping any value it held: after its reset
-/// it holds no heap memory (`Heap::None`; `T` need not implement `Reset`,
-/// so what a `Some` holds is not measured).
-impl<T> Reset for Option<T> {
-    const HEAP: Heap = Heap::None;
-
-    #[inline]
-    fn reset(&mut self) {
-        *self = None;
-    }
-}
 
 /// Resets each element in place; counts and shrinks each in order.
 impl<T: Reset> Reset for [T] {
@@ -627,14 +604,6 @@ impl<T: Reset + ?Sized> Reset for Box<T> {
     }
 }
 
-/// Does nothing: there is no state to reset.
-impl Reset for () {
-    const HEAP: Heap = Heap::None;
-
-    #[inline]
-    fn reset(&mut self) {}
-}
-
 macro_rules! impl_reset_for_tuples {
     () => {};
     ($head:ident $(, $tail:ident)*) => {
@@ -676,11 +645,3 @@ macro_rules! impl_reset_for_tuples {
 }
 
 impl_reset_for_tuples!(A, B, C, D, E, F, G, H, I, J, K, L);
-
-/// Does nothing: a `PhantomData` holds no value.
-impl<T: ?Sized> Reset for PhantomData<T> {
-    const HEAP: Heap = Heap::None;
-
-    #[inline]
-    fn reset(&mut self) {}
-}

@@ -363,11 +363,7 @@ impl<T: Reset> Reset for ReuseVec<T> {
 
     #[inline]
     fn heap_bytes(&mut self) -> usize {
-        let own = buffer_bytes::<T>(self.items.capacity());
-        if matches!(T::HEAP, Heap::None) {
-            return own;
-        }
-        own + self.items.iter_mut().map(T::heap_bytes).sum::<usize>()
+        buffer_bytes::<T>(self.items.capacity()) + <[T]>::heap_bytes(&mut self.items)
     }
 
     fn shrink_to_bytes(&mut self, max: usize) -> usize {
@@ -388,12 +384,7 @@ impl<T: Reset> Reset for ReuseVec<T> {
         self.items.shrink_to(slots);
         // Live elements (none, after a reset) shrink last, each to what is left.
         let own = buffer_bytes::<T>(self.items.capacity());
-        if matches!(T::HEAP, Heap::None) {
-            return own;
-        }
-        self.items.iter_mut().fold(own, |kept, item| {
-            kept + item.shrink_to_bytes(max.saturating_sub(kept))
-        })
+        own + <[T]>::shrink_to_bytes(&mut self.items, max.saturating_sub(own))
     }
 }
 
