@@ -229,53 +229,6 @@ impl<T: Reset + Send + 'static> From<Pooled<T>> for PooledJson<T> {
     }
 }
 
-impl<T: Reset + Send + 'static> Deref for PooledJson<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T: Reset + Send + 'static> DerefMut for PooledJson<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
-
-impl<T, S> FromRequest<S> for PooledJson<T>
-where
-    T: Poolable + DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = JsonRejection;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, JsonRejection> {
-        if !json_content_type(request.headers()) {
-            return Err(MissingJsonContentType::default().into());
-        }
-        let body = Bytes::from_request(request, state).await?;
-        decode(&body, T::acquire()).map(PooledJson)
-    }
-}
-
-impl<T, S> OptionalFromRequest<S> for PooledJson<T>
-where
-    T: Poolable + DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = JsonRejection;
-
-    async fn from_request(request: Request, state: &S) -> Result<Option<Self>, JsonRejection> {
-        if request.headers().get(header::CONTENT_TYPE).is_none() {
-            return Ok(None);
-        }
-        <Self as FromRequest<S>>::from_request(request, state)
-            .await
-            .map(Some)
-    }
-}
-
 /// [`PooledJson`] for a run-time pool: decodes into an object of the
 /// [`PoolHandle<T>`] the router's state gives ([`FromRef`]), for a type
 /// without a pool of its own (`Vec<u64>`, a type of another crate) or a
@@ -341,71 +294,77 @@ impl<T: Reset + Send + 'static> StatePooledJson<T> {
     }
 }
 
-impl<T: Reset + Send + 'static> Deref for StatePooledJson<T> {
-    type Target = T;
+/// The impls the two extractors share: `Deref` to `T`; `FromRequest`
+/// (`Json<T>`'s checks, then the body decoded in place into the object
+/// `|state| acquire` gives, for a `T` and a state `S` that meet `bounds`)
+/// and `OptionalFromRequest`; and `IntoResponse`, `Json<T>`'s response
+/// serialized into a pooled buffer (see [the module](self#responses)),
+/// the object going back to its pool once serialized.
+macro_rules! extractor {
+    ($name:ident, |$state:ident| $acquire:expr, where $($bounds:tt)*) => {
+        impl<T: Reset + Send + 'static> Deref for $name<T> {
+            type Target = T;
 
-    fn deref(&self) -> &T {
-        &self.0
-    }
+            fn deref(&self) -> &T {
+                &self.0
+            }
+        }
+
+        impl<T: Reset + Send + 'static> DerefMut for $name<T> {
+            fn deref_mut(&mut self) -> &mut T {
+                &mut self.0
+            }
+        }
+
+        impl<T, S> FromRequest<S> for $name<T>
+        where
+            $($bounds)*
+        {
+            type Rejection = JsonRejection;
+
+            async fn from_request(request: Request, state: &S) -> Result<Self, JsonRejection> {
+                if !json_content_type(request.headers()) {
+                    return Err(MissingJsonContentType::default().into());
+                }
+                let body = Bytes::from_request(request, state).await?;
+                let $state = state;
+                decode(&body, $acquire).map($name)
+            }
+        }
+
+        impl<T, S> OptionalFromRequest<S> for $name<T>
+        where
+            $($bounds)*
+        {
+            type Rejection = JsonRejection;
+
+            async fn from_request(request: Request, state: &S) -> Result<Option<Self>, JsonRejection> {
+                if request.headers().get(header::CONTENT_TYPE).is_none() {
+                    return Ok(None);
+                }
+                <Self as FromRequest<S>>::from_request(request, state)
+                    .await
+                    .map(Some)
+            }
+        }
+
+        impl<T: Reset + Send + Serialize + 'static> IntoResponse for $name<T> {
+            fn into_response(self) -> Response {
+                response::respond(&*self.0)
+            }
+        }
+    };
 }
 
-impl<T: Reset + Send + 'static> DerefMut for StatePooledJson<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        &mut self.0
-    }
-}
-
-impl<T, S> FromRequest<S> for StatePooledJson<T>
-where
+extractor!(PooledJson, |_state| T::acquire(), where
+    T: Poolable + DeserializeOwned,
+    S: Send + Sync,
+);
+extractor!(StatePooledJson, |state| PoolHandle::<T>::from_ref(state).acquire(), where
     T: Reset + Send + DeserializeOwned + 'static,
     PoolHandle<T>: FromRef<S>,
     S: Send + Sync,
-{
-    type Rejection = JsonRejection;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, JsonRejection> {
-        if !json_content_type(request.headers()) {
-            return Err(MissingJsonContentType::default().into());
-        }
-        let body = Bytes::from_request(request, state).await?;
-        let pooled = PoolHandle::<T>::from_ref(state).acquire();
-        decode(&body, pooled).map(StatePooledJson)
-    }
-}
-
-impl<T, S> OptionalFromRequest<S> for StatePooledJson<T>
-where
-    T: Reset + Send + DeserializeOwned + 'static,
-    PoolHandle<T>: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = JsonRejection;
-
-    async fn from_request(request: Request, state: &S) -> Result<Option<Self>, JsonRejection> {
-        if request.headers().get(header::CONTENT_TYPE).is_none() {
-            return Ok(None);
-        }
-        <Self as FromRequest<S>>::from_request(request, state)
-            .await
-            .map(Some)
-    }
-}
-
-/// `Json<T>`'s response, serialized into a pooled buffer (see
-/// [the module](self#responses)); the object goes back to its pool once
-/// serialized.
-impl<T: Reset + Send + Serialize + 'static> IntoResponse for PooledJson<T> {
-    fn into_response(self) -> Response {
-        response::respond(&*self.0)
-    }
-}
-
-/// As [`PooledJson`]'s.
-impl<T: Reset + Send + Serialize + 'static> IntoResponse for StatePooledJson<T> {
-    fn into_response(self) -> Response {
-        response::respond(&*self.0)
-    }
-}
+);
 
 /// Decodes `body` into `pooled` in place; on an error, decodes it again
 /// with `Json<T>`, for its rejection (see the module's docs).

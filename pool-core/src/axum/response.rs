@@ -88,14 +88,8 @@ pub(super) fn respond<T: Serialize + ?Sized>(value: &T) -> Response {
             Body::from(Bytes::from_owner(Chunk(buffer))),
         )
             .into_response(),
-        Err(error) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/plain; charset=utf-8"),
-            )],
-            error.to_string(),
-        )
-            .into_response(),
+        // A `String` answers with `Json`'s content type for its error text,
+        // `text/plain; charset=utf-8`.
+        Err(error) => (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response(),
     }
 }
