@@ -114,7 +114,7 @@ impl<T: Reset + Send + Serialize + 'static> Serialize for Pooled<T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        decode_into(T::acquire(), deserializer)
+        T::pool().deserialize(deserializer)
     }
 
     /// Decodes into the object the guard already holds, in place: what a
@@ -127,90 +127,83 @@ impl<'de, T: Poolable + Deserialize<'de>> Deserialize<'de> for Pooled<T> {
     }
 }
 
-/// The one body of every in-place decode of a guard: `Pooled<T>`'s
-/// `Deserialize` and the seeds `&Pool<T>` and `&PoolHandle<T>` (both stay:
-/// deref coercion does not reach a generic `S: DeserializeSeed`). On an
-/// error `pooled` is dropped by the `?`, outside any panic: the guard
-/// resets the half-filled object and returns it to the pool.
-#[inline]
-fn decode_into<'de, T, D>(mut pooled: Pooled<T>, deserializer: D) -> Result<Pooled<T>, D::Error>
-where
-    T: Reset + Send + Deserialize<'de> + 'static,
-    D: Deserializer<'de>,
-{
-    T::deserialize_in_place(deserializer, &mut *pooled)?;
-    Ok(pooled)
+/// The seeds `&Pool<T>` and `&PoolHandle<T>` (both stay: deref coercion
+/// does not reach a generic `S: DeserializeSeed`), with one body, which
+/// `Pooled<T>`'s `Deserialize` is too. On an error the guard is dropped by
+/// the `?`, outside any panic: it resets the half-filled object and returns
+/// it to the pool.
+macro_rules! seeds {
+    ($($(#[$doc:meta])* $pool:ident;)*) => {$(
+        $(#[$doc])*
+        #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+        impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &$pool<T> {
+            type Value = Pooled<T>;
+
+            fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
+                let mut pooled = self.acquire();
+                T::deserialize_in_place(deserializer, &mut *pooled)?;
+                Ok(pooled)
+            }
+        }
+    )*};
 }
 
-/// Decodes into an object of this pool, in place: the way to decode into a
-/// pool declared with [`pool!`](crate::pool!), whose guard's type does not
-/// say which pool to take from (serde's `DeserializeSeed`, which `serde_json`
-/// and every serde format accept). An error hands out nothing, as for
-/// `Pooled<T>: Deserialize`.
-///
-/// ```
-/// use pool_core::{Pool, pool};
-/// use serde::de::DeserializeSeed;
-///
-/// pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
-///
-/// let mut de = serde_json::Deserializer::from_slice(b"[1, 2, 3]");
-/// let ids = (&IDS).deserialize(&mut de)?;
-/// de.end()?;
-/// assert_eq!(*ids, [1, 2, 3]);
-/// let buffer = ids.as_ptr();
-/// drop(ids);
-///
-/// let mut de = serde_json::Deserializer::from_slice(b"[4]");
-/// let ids = (&IDS).deserialize(&mut de)?;
-/// assert_eq!(ids.as_ptr(), buffer); // the same buffer, decoded into
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &Pool<T> {
-    type Value = Pooled<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
-        decode_into(self.acquire(), deserializer)
-    }
-}
-
-/// Decodes into an object of this run-time pool, in place, as `&Pool<T>`
-/// does (the handle dereferences to its pool, so `&*handle` is a seed
-/// too): a pool made with [`Pool::builder`](crate::Pool::builder) is a
-/// value, so the seed is a reference to its handle. An error hands out
-/// nothing.
-///
-/// ```
-/// use pool_core::Pool;
-/// use serde::de::DeserializeSeed;
-///
-/// let names = Pool::builder(|| String::with_capacity(64)).build();
-///
-/// let mut de = serde_json::Deserializer::from_slice(br#""ada""#);
-/// let name = (&names).deserialize(&mut de)?;
-/// de.end()?;
-/// assert_eq!(*name, "ada");
-/// let buffer = name.as_ptr();
-/// drop(name);
-///
-/// let mut de = serde_json::Deserializer::from_slice(br#""grace""#);
-/// let name = (&names).deserialize(&mut de)?;
-/// assert_eq!(name.as_ptr(), buffer); // the same buffer, decoded into
-/// drop(name);
-///
-/// let mut de = serde_json::Deserializer::from_slice(b"7");
-/// assert!((&names).deserialize(&mut de).is_err());
-/// assert_eq!(names.stats().in_use(), 0); // the object went back
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-impl<'de, T: Reset + Send + Deserialize<'de> + 'static> DeserializeSeed<'de> for &PoolHandle<T> {
-    type Value = Pooled<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Pooled<T>, D::Error> {
-        decode_into(self.acquire(), deserializer)
-    }
+seeds! {
+    /// Decodes into an object of this pool, in place: the way to decode into a
+    /// pool declared with [`pool!`](crate::pool!), whose guard's type does not
+    /// say which pool to take from (serde's `DeserializeSeed`, which `serde_json`
+    /// and every serde format accept). An error hands out nothing, as for
+    /// `Pooled<T>: Deserialize`.
+    ///
+    /// ```
+    /// use pool_core::{Pool, pool};
+    /// use serde::de::DeserializeSeed;
+    ///
+    /// pool! { static IDS: Pool<Vec<u64>> = Pool::new(Vec::new); }
+    ///
+    /// let mut de = serde_json::Deserializer::from_slice(b"[1, 2, 3]");
+    /// let ids = (&IDS).deserialize(&mut de)?;
+    /// de.end()?;
+    /// assert_eq!(*ids, [1, 2, 3]);
+    /// let buffer = ids.as_ptr();
+    /// drop(ids);
+    ///
+    /// let mut de = serde_json::Deserializer::from_slice(b"[4]");
+    /// let ids = (&IDS).deserialize(&mut de)?;
+    /// assert_eq!(ids.as_ptr(), buffer); // the same buffer, decoded into
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    Pool;
+    /// Decodes into an object of this run-time pool, in place, as `&Pool<T>`
+    /// does (the handle dereferences to its pool, so `&*handle` is a seed
+    /// too): a pool made with [`Pool::builder`](crate::Pool::builder) is a
+    /// value, so the seed is a reference to its handle. An error hands out
+    /// nothing.
+    ///
+    /// ```
+    /// use pool_core::Pool;
+    /// use serde::de::DeserializeSeed;
+    ///
+    /// let names = Pool::builder(|| String::with_capacity(64)).build();
+    ///
+    /// let mut de = serde_json::Deserializer::from_slice(br#""ada""#);
+    /// let name = (&names).deserialize(&mut de)?;
+    /// de.end()?;
+    /// assert_eq!(*name, "ada");
+    /// let buffer = name.as_ptr();
+    /// drop(name);
+    ///
+    /// let mut de = serde_json::Deserializer::from_slice(br#""grace""#);
+    /// let name = (&names).deserialize(&mut de)?;
+    /// assert_eq!(name.as_ptr(), buffer); // the same buffer, decoded into
+    /// drop(name);
+    ///
+    /// let mut de = serde_json::Deserializer::from_slice(b"7");
+    /// assert!((&names).deserialize(&mut de).is_err());
+    /// assert_eq!(names.stats().in_use(), 0); // the object went back
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    PoolHandle;
 }
 
 /// Serializes the live elements as a sequence, as a `Vec` is; the kept
