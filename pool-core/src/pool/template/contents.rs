@@ -2,15 +2,15 @@
 //! `RwLock`, a `Cell`, an atomic. The template restores such a field
 //! through its contents, as it does a `Clone` field: [`Contents`] reaches
 //! them through `&mut` (no lock taken, no atomic operation), and two kinds
-//! of `plan` ([`ContentsEq`], [`ContentsCopied`]) compare and copy them.
+//! of `plan` (`ContentsEq`, `ContentsCopied`) compare and copy them.
 //!
 //! | kind | the field's type | `reset` | differs from its reset value |
 //! |---|---|---|---|
-//! | [`ContentsEq`] | [`Contents`] of a `Reset + Clone + PartialEq + Sync` type | the contents' `Reset` | if a reset copy of the template's contents is unequal to them |
-//! | [`ContentsCopied`] | [`Contents`] of a `Clone + Sync` type | nothing | always |
+//! | `ContentsEq` | [`Contents`] of a `Reset + Clone + PartialEq + Sync` type | the contents' `Reset` | if a reset copy of the template's contents is unequal to them |
+//! | `ContentsCopied` | [`Contents`] of a `Clone + Sync` type | nothing | always |
 //!
-//! A wrapper of a type that is not `Clone` (or not `Sync`) has no kind
-//! here: it is `Trusted` (its `Reset`) as before.
+//! A wrapper of a type that is not `Clone` (or not `Sync`) has no contents
+//! kind: it is `Trusted` (its `Reset`) as before.
 //!
 //! Invariant: the probe records a pointer to the template's contents,
 //! taken through `&mut` while the probe borrows the template alone; after
@@ -24,9 +24,6 @@ use std::sync::atomic::{
     AtomicU32, AtomicU64, AtomicUsize,
 };
 use std::sync::{Mutex, PoisonError, RwLock};
-
-use super::plan::{Copied, Pass, Probe, pass_eq};
-use crate::reset::Reset;
 
 /// A field type whose contents the template copies back: what it holds,
 /// reached through an exclusive borrow.
@@ -99,63 +96,3 @@ impl_contents_atomic!(
     AtomicU64 => u64,
     AtomicUsize => usize,
 );
-
-/// A wrapper of `Reset + Clone + PartialEq + Sync` contents: compared,
-/// copied back when they differ.
-#[derive(Debug, Clone, Copy)]
-pub struct ContentsEq;
-/// A wrapper of `Clone + Sync` contents without `Reset` or `PartialEq`:
-/// always copied back.
-#[derive(Debug, Clone, Copy)]
-pub struct ContentsCopied;
-
-/// The choice for wrappers of `Reset + Clone + PartialEq + Sync` contents
-/// (see `plan`'s autoref ladder).
-pub trait KindContentsEq {
-    /// [`ContentsEq`].
-    #[inline]
-    fn kind(&self) -> ContentsEq {
-        ContentsEq
-    }
-}
-impl<F: Contents> KindContentsEq for &&&Probe<F> where F::Inner: Reset + Clone + PartialEq + Sync {}
-
-/// The choice for wrappers of `Clone + Sync` contents.
-pub trait KindContentsCopied {
-    /// [`ContentsCopied`].
-    #[inline]
-    fn kind(&self) -> ContentsCopied {
-        ContentsCopied
-    }
-}
-impl<F: Contents> KindContentsCopied for &&Probe<F> where F::Inner: Clone + Sync {}
-
-impl ContentsEq {
-    /// Resets the contents with their [`Reset`]; in a probe, records
-    /// whether a reset copy of them is unequal to them; in a restore,
-    /// copies them back if so.
-    #[inline]
-    pub fn reset<F: Contents>(self, field: &mut F, pass: &mut Pass<'_>)
-    where
-        F::Inner: Reset + Clone + PartialEq + Sync,
-    {
-        let contents = field.contents();
-        if pass.is_clear() {
-            contents.reset();
-        } else {
-            pass_eq(contents, pass);
-        }
-    }
-}
-
-impl ContentsCopied {
-    /// As [`Copied`] for the contents: always copied back from the
-    /// template, never reset.
-    #[inline]
-    pub fn reset<F: Contents>(self, field: &mut F, pass: &mut Pass<'_>)
-    where
-        F::Inner: Clone + Sync,
-    {
-        Copied.reset(field.contents(), pass);
-    }
-}

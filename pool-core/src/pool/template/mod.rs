@@ -37,19 +37,19 @@
 //! The typed [`Template`] and its flag are here; the derive's one pass over
 //! the fields, which resets them or probes the template, and what the plan
 //! records of each field, are in `plan` ([`Pass`], [`Probe`] and the
-//! kinds), the two kinds for wrappers in `contents`; the restorer that copies the constructor's values back, with
-//! the template it is made from, in `restorer`.
+//! kinds); how a wrapper's contents are reached, in `contents`; the
+//! restorer that copies the constructor's values back, with the template
+//! it is made from, in `restorer`.
 
 mod contents;
 mod plan;
 mod restorer;
 
-pub use self::contents::{
-    Contents, ContentsCopied, ContentsEq, KindContentsCopied, KindContentsEq,
-};
+pub use self::contents::Contents;
 pub use self::plan::{
-    CloneEq, CloneOnly, Copied, KindCloneEq, KindCloneOnly, KindCopied, KindTrusted,
-    KindUnresettable, Pass, Probe, ResetField, Trusted, Unresettable,
+    CloneEq, CloneOnly, ContentsCopied, ContentsEq, Copied, KindCloneEq, KindCloneOnly,
+    KindContentsCopied, KindContentsEq, KindCopied, KindTrusted, KindUnresettable, Pass, Probe,
+    ResetField, Trusted, Unresettable,
 };
 pub use self::restorer::{Access, LockedTemplate, Share, ShareTemplate};
 

@@ -27,6 +27,7 @@
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
+use super::contents::Contents;
 use crate::reset::Reset;
 
 /// The plan of one struct's restore: for each plain field, in field
@@ -83,28 +84,40 @@ impl Pass<'_> {
         matches!(self.0, Mode::Clear)
     }
 
-    /// In a restore, the template's value of the next plain field if it is
-    /// copied back (else `None`, and in a reset or a probe).
+    /// The one step of a plain field the template may copy back (a `Clone`
+    /// field, or a wrapper's contents): in a probe, records the template's
+    /// `field` as copied back if `differs` says so; in a restore, copies it
+    /// back from the template if the plan says so. Whether the field is
+    /// done: if not (a reset, or a field the restore does not copy), the
+    /// caller resets it. In a restore its type is the one the probe
+    /// recorded at the same place (`Template::restore`'s promise), and the
+    /// template is alive and unchanged while this pass runs
+    /// (`RawRestorer`'s invariant).
     #[inline]
-    fn source(&mut self) -> Option<NonNull<u8>> {
+    fn copy<F: Clone>(&mut self, field: &mut F, differs: impl FnOnce(&F) -> bool) -> bool {
         match &mut self.0 {
-            Mode::Restore(copies) => copies.next().copied().flatten(),
-            Mode::Clear | Mode::Probe(_) => None,
+            Mode::Clear => false,
+            Mode::Probe(plan) => {
+                let copied = differs(field).then(|| NonNull::from(&*field).cast());
+                plan.copies.push(copied);
+                true
+            }
+            Mode::Restore(copies) => {
+                let Some(from) = copies.next().copied().flatten() else {
+                    return false;
+                };
+                // SAFETY: a pointer to the template's value of this field,
+                // an `F` (above), only read, by this thread alone unless `F`
+                // is in a `Sync` struct (the restorer's lock) or is the
+                // `Sync` contents of a wrapper (`contents`' kinds).
+                field.clone_from(unsafe { from.cast::<F>().as_ref() });
+                true
+            }
         }
     }
 
-    /// In a probe, records the next plain field, the template's `field`:
-    /// copied back if `differs`. Nothing otherwise.
-    #[inline]
-    fn record<F>(&mut self, field: &F, differs: bool) {
-        if let Mode::Probe(plan) = &mut self.0 {
-            plan.copies
-                .push(differs.then(|| NonNull::from(field).cast()));
-        }
-    }
-
-    /// Passes the next plain field, one never copied back: in a probe,
-    /// records it so; whether to reset it (in a reset or a restore).
+    /// The step of a plain field never copied back: in a probe, records it
+    /// so; whether to reset it (in a reset or a restore).
     #[inline]
     fn uncopied(&mut self) -> bool {
         match &mut self.0 {
@@ -118,24 +131,6 @@ impl Pass<'_> {
             }
             Mode::Clear => true,
         }
-    }
-
-    /// In a restore, copies the next plain field, `field`, back from the
-    /// template if the plan says so: whether it did (else the caller
-    /// resets it). Its type is the one the probe recorded at the same
-    /// place (`Template::restore`'s promise), and the template is alive and
-    /// unchanged while this pass runs (`RawRestorer`'s invariant).
-    #[inline]
-    fn copy_back<F: Clone>(&mut self, field: &mut F) -> bool {
-        let Some(from) = self.source() else {
-            return false;
-        };
-        // SAFETY: a pointer to the template's value of this field, an `F`
-        // (above), only read, by this thread alone unless `F` is in a
-        // `Sync` struct (the restorer's lock) or is the `Sync` contents of
-        // a wrapper (`contents`' kinds).
-        field.clone_from(unsafe { from.cast::<F>().as_ref() });
-        true
     }
 }
 
@@ -199,72 +194,47 @@ impl<F: ?Sized> Probe<F> {
     }
 }
 
-/// A `Reset + Clone + PartialEq` field: compared, copied back when it
-/// differs.
-#[derive(Debug, Clone, Copy)]
-pub struct CloneEq;
-/// A `Reset + Clone` field without `PartialEq`: always copied back.
-#[derive(Debug, Clone, Copy)]
-pub struct CloneOnly;
-/// A `Clone` field without `Reset`: always copied back, never reset.
-#[derive(Debug, Clone, Copy)]
-pub struct Copied;
-/// A `Reset` field that is not `Clone`: its `Reset` is trusted.
-#[derive(Debug, Clone, Copy)]
-pub struct Trusted;
-/// A field with neither: its `reset` is a compile error at the field.
-#[derive(Debug, Clone, Copy)]
-pub struct Unresettable;
+/// Declares the kinds, each a unit struct whose `reset` handles the field,
+/// and the trait that picks it, implemented for the rung of the autoref
+/// ladder (`$probe`) of the field types it takes (`[$bounds]`).
+macro_rules! kinds {
+    ($($(#[$doc:meta])* $kind:ident, $choice:ident for $probe:ty [$($bounds:tt)*];)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub struct $kind;
 
-/// The choice for `Reset + Clone + PartialEq` field types.
-pub trait KindCloneEq {
-    /// [`CloneEq`].
-    #[inline]
-    fn kind(&self) -> CloneEq {
-        CloneEq
-    }
-}
-impl<F: Reset + Clone + PartialEq> KindCloneEq for &&&&&&Probe<F> {}
+        #[doc = concat!("The choice of [`", stringify!($kind), "`], for the field types below.")]
+        pub trait $choice {
+            #[doc = concat!("[`", stringify!($kind), "`].")]
+            #[inline]
+            fn kind(&self) -> $kind {
+                $kind
+            }
+        }
 
-/// The choice for `Reset + Clone` field types.
-pub trait KindCloneOnly {
-    /// [`CloneOnly`].
-    #[inline]
-    fn kind(&self) -> CloneOnly {
-        CloneOnly
-    }
+        impl<F: ?Sized> $choice for $probe where $($bounds)* {}
+    )*};
 }
-impl<F: Reset + Clone> KindCloneOnly for &&&&&Probe<F> {}
 
-/// The choice for `Clone` field types without `Reset`.
-pub trait KindCopied {
-    /// [`Copied`].
-    #[inline]
-    fn kind(&self) -> Copied {
-        Copied
-    }
+kinds! {
+    /// A `Reset + Clone + PartialEq` field: compared, copied back when it
+    /// differs.
+    CloneEq, KindCloneEq for &&&&&&Probe<F> [F: Reset + Clone + PartialEq];
+    /// A `Reset + Clone` field without `PartialEq`: always copied back.
+    CloneOnly, KindCloneOnly for &&&&&Probe<F> [F: Reset + Clone];
+    /// A `Clone` field without `Reset`: always copied back, never reset.
+    Copied, KindCopied for &&&&Probe<F> [F: Clone];
+    /// A wrapper of `Reset + Clone + PartialEq + Sync` contents: compared,
+    /// copied back when they differ (`contents`).
+    ContentsEq, KindContentsEq for &&&Probe<F> [F: Contents<Inner: Reset + Clone + PartialEq + Sync>];
+    /// A wrapper of `Clone + Sync` contents without `Reset` or `PartialEq`:
+    /// always copied back (`contents`).
+    ContentsCopied, KindContentsCopied for &&Probe<F> [F: Contents<Inner: Clone + Sync>];
+    /// A `Reset` field that is not `Clone`: its `Reset` is trusted.
+    Trusted, KindTrusted for &Probe<F> [F: Reset];
+    /// A field with neither: its `reset` is a compile error at the field.
+    Unresettable, KindUnresettable for Probe<F> [];
 }
-impl<F: Clone> KindCopied for &&&&Probe<F> {}
-
-/// The choice for `Reset` field types that are not `Clone`.
-pub trait KindTrusted {
-    /// [`Trusted`].
-    #[inline]
-    fn kind(&self) -> Trusted {
-        Trusted
-    }
-}
-impl<F: Reset + ?Sized> KindTrusted for &Probe<F> {}
-
-/// The choice for every other field type.
-pub trait KindUnresettable {
-    /// [`Unresettable`].
-    #[inline]
-    fn kind(&self) -> Unresettable {
-        Unresettable
-    }
-}
-impl<F: ?Sized> KindUnresettable for Probe<F> {}
 
 impl CloneEq {
     /// Resets the field with its type's [`Reset`]; in a probe, records
@@ -272,7 +242,7 @@ impl CloneEq {
     /// back if it is.
     #[inline]
     pub fn reset<F: Reset + Clone + PartialEq>(self, field: &mut F, pass: &mut Pass<'_>) {
-        if let Mode::Clear = pass.0 {
+        if pass.is_clear() {
             field.reset();
         } else {
             pass_eq(field, pass);
@@ -285,14 +255,13 @@ impl CloneEq {
 /// pass.
 #[inline(never)]
 pub(super) fn pass_eq<F: Reset + Clone + PartialEq>(field: &mut F, pass: &mut Pass<'_>) {
-    if let Mode::Probe(_) = pass.0 {
+    let differs = |field: &F| {
         let mut cleared = field.clone();
         cleared.reset();
-        pass.record(field, *field != cleared);
-    } else {
-        if !pass.copy_back(field) {
-            field.reset();
-        }
+        *field != cleared
+    };
+    if !pass.copy(field, differs) {
+        field.reset();
     }
 }
 
@@ -302,14 +271,8 @@ impl CloneOnly {
     /// its reset value, so it is always copied back.
     #[inline]
     pub fn reset<F: Reset + Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
-        match pass.0 {
-            Mode::Clear => field.reset(),
-            Mode::Probe(_) => pass.record(field, true),
-            Mode::Restore(_) => {
-                if !pass.copy_back(field) {
-                    field.reset();
-                }
-            }
+        if !pass.copy(field, |_| true) {
+            field.reset();
         }
     }
 }
@@ -320,13 +283,37 @@ impl Copied {
     /// on every reset.
     #[inline]
     pub fn reset<F: Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
-        match pass.0 {
-            Mode::Clear => {}
-            Mode::Probe(_) => pass.record(field, true),
-            Mode::Restore(_) => {
-                let _ = pass.copy_back(field);
-            }
+        let _ = pass.copy(field, |_| true);
+    }
+}
+
+impl ContentsEq {
+    /// Resets the contents with their [`Reset`]; in a probe, records
+    /// whether a reset copy of them is unequal to them; in a restore,
+    /// copies them back if so.
+    #[inline]
+    pub fn reset<F: Contents>(self, field: &mut F, pass: &mut Pass<'_>)
+    where
+        F::Inner: Reset + Clone + PartialEq + Sync,
+    {
+        let contents = field.contents();
+        if pass.is_clear() {
+            contents.reset();
+        } else {
+            pass_eq(contents, pass);
         }
+    }
+}
+
+impl ContentsCopied {
+    /// As [`Copied`] for the contents: always copied back from the
+    /// template, never reset.
+    #[inline]
+    pub fn reset<F: Contents>(self, field: &mut F, pass: &mut Pass<'_>)
+    where
+        F::Inner: Clone + Sync,
+    {
+        Copied.reset(field.contents(), pass);
     }
 }
 
@@ -354,8 +341,10 @@ impl Unresettable {
 
 #[cfg(test)]
 mod tests {
-    use super::super::contents::{KindContentsCopied, KindContentsEq};
-    use super::{KindCloneEq, KindCloneOnly, KindCopied, KindTrusted, KindUnresettable, Probe};
+    use super::{
+        KindCloneEq, KindCloneOnly, KindContentsCopied, KindContentsEq, KindCopied, KindTrusted,
+        KindUnresettable, Probe,
+    };
     use crate::reset::Reset;
 
     /// `Reset + Clone`, without `PartialEq`.

@@ -34,21 +34,18 @@ pub(super) struct RawRestorer {
     plan: Plan,
     /// The derive's pass over the struct's fields, erased ([`erase_fields`]).
     fields: FieldsFn,
-    source: Source,
+    /// Where it copies from: the template, a `Boxed<T>`, erased, dropped
+    /// with `dispose` when the restorer is.
+    template: Erased,
+    dispose: Dispose<Erased>,
+    /// For a `T` that may not be `Sync`, the lock every read of the
+    /// template holds.
+    lock: Option<Mutex<()>>,
 }
 
 /// The derive's `fn(&mut T, &mut Pass)`, with the object an erased
 /// pointer.
 pub(super) type FieldsFn = unsafe fn(NonNull<u8>, &mut Pass<'_>);
-
-/// Where a restorer copies from: the template, a `Boxed<T>`, erased,
-/// dropped with `dispose` when the restorer is; for a `T` that may not be
-/// `Sync`, with the lock every read of it holds.
-struct Source {
-    template: Erased,
-    dispose: Dispose<Erased>,
-    lock: Option<Mutex<()>>,
-}
 
 // SAFETY: the template is a `T: Send` (`plan`'s caller's promise), only read, and
 // dropped once, by the restorer's owner. It is read by restores on any
@@ -79,30 +76,20 @@ impl RawRestorer {
         fields: FieldsFn,
         locked: bool,
     ) -> Option<RawRestorer> {
-        // SAFETY: the caller's promise; dropped with its type's `dispose`
-        // if the probe panics.
-        let template = Unplanned(Some(unsafe { make(create) }), dispose);
-        let mut plan = Plan::default();
-        if let Some(object) = &template.0 {
-            // SAFETY: the struct's pass over one of its objects, borrowed
-            // by nothing else.
-            unsafe { fields(object.as_ptr(), &mut Pass::probe(&mut plan)) };
-        }
-        let template = template.keep();
-        if !plan.any() {
-            // SAFETY: `dispose` is the template's (the caller's promise).
-            unsafe { dispose(template) };
-            return None;
-        }
-        Some(RawRestorer {
-            plan,
+        let mut restorer = RawRestorer {
+            plan: Plan::default(),
             fields,
-            source: Source {
-                template,
-                dispose,
-                lock: locked.then(|| Mutex::new(())),
-            },
-        })
+            // SAFETY: the caller's promise. From here the template is the
+            // restorer's, dropped with it, if the probe panics too.
+            template: unsafe { make(create) },
+            dispose,
+            lock: locked.then(|| Mutex::new(())),
+        };
+        let object = restorer.template.as_ptr();
+        // SAFETY: the struct's pass over one of its objects, borrowed by
+        // nothing else.
+        unsafe { fields(object, &mut Pass::probe(&mut restorer.plan)) };
+        restorer.plan.any().then_some(restorer)
     }
 
     /// Copies the fields that differ back from the template into `value`,
@@ -114,36 +101,12 @@ impl RawRestorer {
     /// whose plan made this restorer.
     #[inline]
     pub(super) unsafe fn restore(&self, value: NonNull<u8>) {
-        match &self.source.lock {
-            // SAFETY: the caller's promise; no lock: `T: Sync`.
-            None => unsafe { self.copy(value) },
-            // SAFETY: the caller's promise.
-            Some(lock) => unsafe { self.restore_locked(lock, value) },
-        }
-    }
-
-    /// [`RawRestorer::restore`] of a template that may not be `Sync`: under
-    /// its lock, unless this thread holds it already.
-    ///
-    /// # Safety
-    ///
-    /// As for [`RawRestorer::restore`].
-    #[inline(never)]
-    unsafe fn restore_locked(&self, lock: &Mutex<()>, value: NonNull<u8>) {
-        let _held = TemplateHold::take(self, lock);
-        // SAFETY: the caller's promise; the lock is held by this thread.
-        unsafe { self.copy(value) };
-    }
-
-    /// Runs the struct's pass over `value` as a restore from the
-    /// template.
-    ///
-    /// # Safety
-    ///
-    /// As for [`RawRestorer::restore`], and the template is read by no
-    /// other thread meanwhile unless `T: Sync`.
-    #[inline]
-    unsafe fn copy(&self, value: NonNull<u8>) {
+        // A template that may not be `Sync` is read under its lock, unless
+        // this thread holds it already.
+        let _held = self
+            .lock
+            .as_ref()
+            .and_then(|lock| TemplateHold::take(self, lock));
         // SAFETY: `fields` is the struct's pass, `value` one of its objects
         // (the caller's promise); the plan's pointers are to the fields of
         // the template, alive as long as `self`, never written, and read
@@ -195,13 +158,10 @@ impl Drop for TemplateHold<'_> {
 
 impl Drop for RawRestorer {
     fn drop(&mut self) {
-        let Source {
-            template, dispose, ..
-        } = &self.source;
         // SAFETY: the template is the restorer's, dropped once, here;
         // `Erased` has no destructor of its own, so the copy read out is
         // the only one that is used. `dispose` is its type's.
-        unsafe { dispose(std::ptr::read(template)) };
+        unsafe { (self.dispose)(std::ptr::read(&self.template)) };
     }
 }
 
@@ -297,26 +257,6 @@ impl<T> LockedTemplate<T> for Share<T> {
         Access {
             locked: true,
             _type: PhantomData,
-        }
-    }
-}
-
-/// A template being probed: dropped with `dispose` if the probe panics.
-struct Unplanned(Option<Erased>, Dispose<Erased>);
-
-impl Unplanned {
-    /// The template, once probed.
-    fn keep(mut self) -> Erased {
-        self.0.take().expect("taken only here")
-    }
-}
-
-impl Drop for Unplanned {
-    fn drop(&mut self) {
-        if let Some(template) = self.0.take() {
-            // SAFETY: the template's own `dispose` (`RawRestorer::plan`'s
-            // caller's promise), once.
-            unsafe { (self.1)(template) };
         }
     }
 }
