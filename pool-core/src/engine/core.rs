@@ -21,10 +21,12 @@ use crate::engine::erased::{Dispose, Erased};
 use crate::engine::fork::{ForkHold, excluded};
 use crate::engine::registry::{Entry, Rotate};
 use crate::engine::rotation;
-use crate::engine::slot::{self, Slots, epoch};
+use crate::engine::slot::{
+    CREATED, DROPPED, HITS_LOCAL, IDLE_IN, IDLE_OUT, RETURNED, Slots, epoch,
+};
 use crate::engine::stats::Stats;
 use crate::engine::store::{Graveyard, Shared};
-use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, lock};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering, const_fn, counters, lock};
 
 /// A pool's state without its type: compiled once for every pool.
 ///
@@ -38,27 +40,18 @@ pub(crate) struct PoolCore {
     /// Every live thread's cache of this pool, for rotation and statistics.
     /// Locked before `shared` when both are.
     pub(crate) caches: Mutex<Slots<Local>>,
-    /// The counters of the rare events (those of every acquire and release
-    /// are in each thread's cache slot, `crate::engine::slot`): objects
-    /// made with no cache to count them, filed with no cache between,
-    /// discarded, refused by `retain`, detached, given with `Pool::put`,
-    /// shrunk and dropped for their bytes.
-    created: AtomicU64,
-    returned: AtomicU64,
-    discarded: AtomicU64,
-    rejected: AtomicU64,
-    detached: AtomicU64,
-    put: AtomicU64,
-    shrunk: AtomicU64,
-    dropped_oversize: AtomicU64,
+    /// The counters of the rare events, by the indices of a slot's
+    /// (`crate::engine::slot`, whose counters have those of every acquire
+    /// and release), then [`DISCARDED`] to [`OVERSIZE`]: objects made with
+    /// no cache to count them, filed with no cache between (`returned`);
+    /// the heap bytes of the objects filed with no thread cache's count
+    /// between (`put_shared`, `prefill`), and of those acquires took from
+    /// the store (with the caches' and the store's counts, the pool's idle
+    /// bytes); objects discarded, refused by `retain`, detached, given with
+    /// `Pool::put`, shrunk and dropped for their bytes.
+    counts: [AtomicU64; COUNTERS],
     /// The bound in bytes it learns (`crate::engine::bytes`).
     pub(crate) calibration: Calibration,
-    /// The heap bytes of the objects filed with no thread cache's count
-    /// between (`put_shared`, `prefill`), and of those acquires took from
-    /// the store: with the caches' and the store's counts, the pool's idle
-    /// bytes.
-    idle_in: AtomicU64,
-    idle_out: AtomicU64,
     /// The bytes of an object's box (`Padded<T>`), for `Stats::idle_bytes`.
     box_bytes: usize,
     /// Its caches' bounds and its store's, for the paths with no cache.
@@ -72,6 +65,15 @@ pub(crate) struct PoolCore {
     /// weakly, for a pool made with [`Pool::builder`](crate::Pool::builder).
     owner: Option<Weak<dyn Rotate>>,
 }
+
+/// The core's own counters ([`PoolCore::counts`]), after the slot's.
+const DISCARDED: usize = 6;
+const REJECTED: usize = 7;
+const DETACHED: usize = 8;
+const PUT: usize = 9;
+const SHRUNK: usize = 10;
+const OVERSIZE: usize = 11;
+const COUNTERS: usize = 12;
 
 /// A pointer to a pool's [`PoolCore`], for its threads' caches: valid for
 /// as long as any cache made with it (its maker's promise, [`CoreRef::new`]).
@@ -129,17 +131,8 @@ impl PoolCore {
                 // SAFETY: the caller's promise.
                 shared: unsafe { Shared::new(dispose) },
                 caches: Mutex::new(Slots::new()),
-                created: AtomicU64::new(0),
-                returned: AtomicU64::new(0),
-                discarded: AtomicU64::new(0),
-                rejected: AtomicU64::new(0),
-                detached: AtomicU64::new(0),
-                put: AtomicU64::new(0),
-                shrunk: AtomicU64::new(0),
-                dropped_oversize: AtomicU64::new(0),
+                counts: counters(),
                 calibration: Calibration::new(),
-                idle_in: AtomicU64::new(0),
-                idle_out: AtomicU64::new(0),
                 box_bytes,
                 bounds,
                 registered: AtomicBool::new(false),
@@ -183,39 +176,48 @@ impl PoolCore {
         self.owner = Some(owner);
     }
 
+    /// Adds `n` to counter `which`; a zero writes nothing (a pool whose
+    /// type counts no bytes writes no shared line for them).
+    #[inline]
+    fn count(&self, which: usize, n: u64) {
+        if n > 0 {
+            self.counts[which].fetch_add(n, Ordering::Relaxed);
+        }
+    }
+
     /// The counter bumped when an object is dropped instead of returned.
     #[inline]
     pub(crate) fn discarded(&self) -> &AtomicU64 {
-        &self.discarded
+        &self.counts[DISCARDED]
     }
 
     /// Counts an object the `retain` predicate refused.
     pub(crate) fn reject(&self) {
-        self.rejected.fetch_add(1, Ordering::Relaxed);
+        self.count(REJECTED, 1);
     }
 
     /// Counts an object shrunk to its pool's bound in bytes.
     #[inline(never)]
     pub(crate) fn count_shrunk(&self) {
-        self.shrunk.fetch_add(1, Ordering::Relaxed);
+        self.count(SHRUNK, 1);
     }
 
     /// Counts an object dropped because it held more than its pool's bound
     /// in bytes and could not shrink below it.
     #[inline(never)]
     pub(crate) fn count_oversize(&self) {
-        self.dropped_oversize.fetch_add(1, Ordering::Relaxed);
+        self.count(OVERSIZE, 1);
     }
 
     /// Counts an object given with `Pool::put`, before it is reset.
     pub(crate) fn count_put(&self) {
-        self.put.fetch_add(1, Ordering::Relaxed);
+        self.count(PUT, 1);
     }
 
     /// Counts `n` objects made.
     #[inline]
     pub(crate) fn created(&self, n: u64) {
-        self.created.fetch_add(n, Ordering::Relaxed);
+        self.count(CREATED, n);
     }
 
     /// How many objects `prefill` must make for the store to hold `target`
@@ -235,7 +237,7 @@ impl PoolCore {
         let made = batch.len();
         let now = self.register();
         self.created(made as u64);
-        self.returned.fetch_add(made as u64, Ordering::Relaxed);
+        self.count(RETURNED, made as u64);
         self.shared
             .lock(now)
             .put_from(&mut batch, ..made, now, self.bounds.capacity);
@@ -248,7 +250,7 @@ impl PoolCore {
     pub(crate) fn abandon(&self, value: Option<Erased>) {
         match value {
             Some(value) => self.discard(value, false),
-            None => _ = self.detached.fetch_add(1, Ordering::Relaxed),
+            None => self.count(DETACHED, 1),
         }
     }
 
@@ -256,7 +258,7 @@ impl PoolCore {
     /// `Pooled::discard`, and drops it; `idle` if it was counted in the
     /// pool's idle bytes (taken from the store, not yet handed out).
     pub(crate) fn discard(&self, value: Erased, idle: bool) {
-        self.discarded.fetch_add(1, Ordering::Relaxed);
+        self.count(DISCARDED, 1);
         self.shared.destroy(value, idle);
     }
 
@@ -264,9 +266,7 @@ impl PoolCore {
     /// filed with no thread cache's count.
     #[inline]
     pub(crate) fn count_idle_in(&self, held: usize) {
-        if held > 0 {
-            self.idle_in.fetch_add(held as u64, Ordering::Relaxed);
-        }
+        self.count(IDLE_IN, held as u64);
     }
 
     /// Counts `held` heap bytes into the pool's idle ones if they fit in
@@ -276,9 +276,8 @@ impl PoolCore {
     /// the check at once: the budget's slack is one object per thread.
     #[inline]
     pub(crate) fn reserve_idle(&self, held: usize, budget: usize) -> bool {
-        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
-        let idle =
-            load(&self.idle_in).saturating_sub(load(&self.idle_out) + self.shared.dropped_bytes());
+        let load = |counter: usize| self.counts[counter].load(Ordering::Relaxed);
+        let idle = load(IDLE_IN).saturating_sub(load(IDLE_OUT) + self.shared.dropped_bytes());
         if idle.saturating_add(held as u64) > budget as u64 {
             return false;
         }
@@ -290,9 +289,7 @@ impl PoolCore {
     /// an acquire took from the store.
     #[inline]
     pub(crate) fn count_idle_out(&self, held: usize) {
-        if held > 0 {
-            self.idle_out.fetch_add(held as u64, Ordering::Relaxed);
-        }
+        self.count(IDLE_OUT, held as u64);
     }
 
     /// Drops every idle object of this pool now (`Pool::clear`): both
@@ -341,13 +338,10 @@ impl PoolCore {
         drop(dead);
         dropped
     }
-}
 
-/// The shared store's side of a slow path, for a thread with no cache (it
-/// is exiting, or the pool keeps none).
-impl PoolCore {
     /// Takes an object from the shared store for an acquire that has no
-    /// thread cache to go through. What the store expired on the way is
+    /// thread cache to go through (its thread is exiting, or the pool keeps
+    /// none). What the store expired on the way is
     /// returned to be destroyed by the caller.
     #[inline(never)]
     pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
@@ -364,7 +358,7 @@ impl PoolCore {
     #[inline(never)]
     pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
         let now = self.register();
-        self.returned.fetch_add(1, Ordering::Relaxed);
+        self.count(RETURNED, 1);
         let mut store = self.shared.lock(now);
         store.put_one(value, self.bounds.capacity);
         store.unlock()
@@ -393,23 +387,27 @@ impl Rotate for PoolCore {
         let shared = self.shared.counts();
         let caches = lock(&self.caches).totals();
         drop(fork);
-        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        // The core's counters and the caches' summed, index by index.
+        let mut n = self.counts.each_ref().map(|n| n.load(Ordering::Relaxed));
+        for (n, cached) in n.iter_mut().zip(caches) {
+            *n += cached;
+        }
         let mut stats = Stats {
-            created: caches[slot::CREATED] + load(&self.created),
-            hits_local: caches[slot::HITS_LOCAL],
+            created: n[CREATED],
+            hits_local: n[HITS_LOCAL],
             hits_primary: shared.hits_primary,
             hits_victim: shared.hits_victim,
-            returned: caches[slot::RETURNED] + caches[slot::DROPPED] + load(&self.returned),
-            dropped_capacity: shared.dropped_capacity + caches[slot::DROPPED],
+            returned: n[RETURNED] + n[DROPPED],
+            dropped_capacity: shared.dropped_capacity + n[DROPPED],
             dropped_rotation: shared.dropped_rotation,
-            discarded: load(&self.discarded),
-            rejected: load(&self.rejected),
-            detached: load(&self.detached),
+            discarded: n[DISCARDED],
+            rejected: n[REJECTED],
+            detached: n[DETACHED],
             idle: 0,
             idle_bytes: 0,
-            put: load(&self.put),
-            shrunk: load(&self.shrunk),
-            dropped_oversize: load(&self.dropped_oversize),
+            put: n[PUT],
+            shrunk: n[SHRUNK],
+            dropped_oversize: n[OVERSIZE],
         };
         // Every returned object is, from then on, either idle, reused, or
         // dropped by the store; thread caches hold the rest of the idle ones.
@@ -418,9 +416,7 @@ impl Rotate for PoolCore {
             .saturating_sub(stats.reused() + stats.dropped_capacity + stats.dropped_rotation);
         // Every byte counted in is, from then on, idle, counted out by an
         // acquire, or destroyed by the store.
-        let held = (caches[slot::IDLE_IN] + load(&self.idle_in)).saturating_sub(
-            caches[slot::IDLE_OUT] + load(&self.idle_out) + self.shared.dropped_bytes(),
-        );
+        let held = n[IDLE_IN].saturating_sub(n[IDLE_OUT] + self.shared.dropped_bytes());
         stats.idle_bytes = held + stats.idle * self.box_bytes as u64;
         stats
     }

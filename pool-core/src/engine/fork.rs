@@ -178,14 +178,9 @@ pub(crate) fn excluded() -> Excluded {
             depth.get() > 1
         })
         .unwrap_or(false);
-    if nested {
-        SECTIONS.fetch_add(1, Ordering::Acquire);
-        return Excluded(());
-    }
-    let mut round = 0;
-    let mut sections = SECTIONS.load(Ordering::Relaxed);
+    let (mut round, mut sections) = (0, SECTIONS.load(Ordering::Relaxed));
     loop {
-        if sections >= FORKING {
+        if sections >= FORKING && !nested {
             spin_wait(&mut round);
             sections = SECTIONS.load(Ordering::Relaxed);
             continue;

@@ -99,11 +99,9 @@ impl std::ops::Deref for Visited {
     }
 }
 
-/// Every pool a thread has used.
-type Registry = Mutex<Vec<Entry>>;
-
 global! {
-    static POOLS: Registry = Registry::new(Vec::new());
+    /// Every pool a thread has used.
+    static POOLS: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 }
 
 global! {
@@ -198,15 +196,12 @@ pub(crate) fn forget_gone() {
     lock(&POOLS).retain(|entry| !entry.is_gone());
 }
 
-/// The pools of each name that have ended, their counters added up
-/// (`idle` zero: an ended pool holds nothing), so that a name's published
-/// counters do not fall when one of its pools goes.
-#[cfg(feature = "metrics")]
-type Retired = Mutex<Vec<(&'static str, Stats)>>;
-
 #[cfg(feature = "metrics")]
 global! {
-    static RETIRED: Retired = Retired::new(Vec::new());
+    /// The pools of each name that have ended, their counters added up
+    /// (`idle` zero: an ended pool holds nothing), so that a name's
+    /// published counters do not fall when one of its pools goes.
+    static RETIRED: Mutex<Vec<(&'static str, Stats)>> = Mutex::new(Vec::new());
 }
 
 /// A registered pool has ended (a run-time pool's core is dropped): keeps

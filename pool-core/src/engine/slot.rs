@@ -65,7 +65,9 @@ use crossbeam_utils::CachePadded;
 pub(crate) use crate::engine::epoch::epoch;
 use crate::engine::fork::Owner;
 use crate::sync::{AtomicBool, AtomicU8, AtomicU64, MutPtr, Mutex, Ordering, UnsafeCell};
-use crate::sync::{heavy_barrier, heavy_barrier_available, light_barrier, lock, spin_wait};
+use crate::sync::{
+    counters, heavy_barrier, heavy_barrier_available, light_barrier, lock, spin_wait,
+};
 
 /// The gate of a slot a rotation has claimed, or whose owner is in a slow
 /// path: equal to no epoch, so the fast path backs off.
@@ -153,15 +155,7 @@ impl<L> Slot<L> {
                 busy: AtomicU8::new(0),
                 gate: AtomicU64::new(gate),
                 lock: SlotLock(AtomicBool::new(false)),
-                // Not `[const { .. }; 6]`: loom's atomics are not `const`.
-                counts: [
-                    AtomicU64::new(0),
-                    AtomicU64::new(0),
-                    AtomicU64::new(0),
-                    AtomicU64::new(0),
-                    AtomicU64::new(0),
-                    AtomicU64::new(0),
-                ],
+                counts: counters(),
                 contents: UnsafeCell::new(contents),
                 owner,
             }
@@ -429,21 +423,14 @@ pub(crate) unsafe fn free<L>(slot: NonNull<CachePadded<Slot<L>>>) {
     drop(unsafe { Box::from_raw(slot.as_ptr()) });
 }
 
-/// Adds one to a counter that only its owning thread writes.
+/// Adds `n` to a counter that only its owning thread writes.
 ///
 /// A load and a store instead of `fetch_add`: with a single writer no
 /// increment can be lost, and the pair compiles to plain moves rather than a
 /// locked instruction. Readers on other threads see some recent value.
 /// Returns the new count.
 #[inline]
-pub(crate) fn bump(counter: &AtomicU64) -> u64 {
-    bump_by(counter, 1)
-}
-
-/// Adds `n` to a counter that only its owning thread writes, as [`bump`]
-/// does; returns the new count.
-#[inline]
-pub(crate) fn bump_by(counter: &AtomicU64, n: u64) -> u64 {
+pub(crate) fn bump(counter: &AtomicU64, n: u64) -> u64 {
     let count = counter.load(Ordering::Relaxed) + n;
     counter.store(count, Ordering::Relaxed);
     count

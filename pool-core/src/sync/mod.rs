@@ -20,7 +20,7 @@ pub(crate) use loom::cell::{MutPtr, UnsafeCell};
 #[cfg(all(test, loom))]
 pub(crate) use loom::sync::{
     Mutex, MutexGuard,
-    atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
+    atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering, fence},
 };
 #[cfg(all(test, loom))]
 pub(crate) use loom::thread::LocalKey;
@@ -28,7 +28,7 @@ pub(crate) use loom::thread::LocalKey;
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::sync::{
     Mutex, MutexGuard,
-    atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering},
+    atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering, fence},
 };
 #[cfg(not(all(test, loom)))]
 pub(crate) use std::thread::LocalKey;
@@ -122,39 +122,36 @@ impl<T> MutPtr<T> {
     }
 }
 
-/// A full fence: std's, or loom's under loom.
-#[cfg(any(miri, all(test, loom)))]
-fn fence() {
-    #[cfg(miri)]
-    std::sync::atomic::fence(Ordering::SeqCst);
-    #[cfg(all(test, loom))]
-    loom::sync::atomic::fence(Ordering::SeqCst);
-}
+/// Whether both sides of the asymmetric barrier are `SeqCst` fences, which
+/// give the same ordering: under Miri and loom, which know no process-wide
+/// barrier.
+const FENCES: bool = cfg!(any(miri, all(test, loom)));
 
 /// The owner's side of an asymmetric barrier (see `slot`): a compiler
 /// fence, which costs no instruction, where [`heavy_barrier`] makes every
-/// thread run a full barrier. Miri and loom know no process-wide barrier,
-/// so there both sides are `SeqCst` fences, which give the same ordering.
+/// thread run a full barrier.
 #[inline]
 pub(crate) fn light_barrier() {
-    #[cfg(not(any(miri, all(test, loom))))]
-    std::sync::atomic::compiler_fence(Ordering::SeqCst);
-    #[cfg(any(miri, all(test, loom)))]
-    fence();
+    if FENCES {
+        fence(Ordering::SeqCst);
+    } else {
+        std::sync::atomic::compiler_fence(Ordering::SeqCst);
+    }
 }
 
 /// Whether [`heavy_barrier`] can do its work on this machine.
 pub(crate) fn heavy_barrier_available() -> bool {
-    cfg!(any(miri, all(test, loom))) || barrier::available()
+    FENCES || barrier::available()
 }
 
 /// The rare side of the asymmetric barrier: a full memory barrier on every
 /// thread of the process. Returns `false`, having done nothing, where the
 /// platform has none (see `barrier`).
 pub(crate) fn heavy_barrier() -> bool {
-    #[cfg(any(miri, all(test, loom)))]
-    fence();
-    cfg!(any(miri, all(test, loom))) || barrier::process_wide()
+    if FENCES {
+        fence(Ordering::SeqCst);
+    }
+    FENCES || barrier::process_wide()
 }
 
 /// Has `prepare` run before every `fork` of this process, `parent` after
@@ -173,26 +170,29 @@ pub(crate) fn at_fork(prepare: extern "C" fn(), parent: extern "C" fn(), child: 
     let _ = (prepare, parent, child);
 }
 
-/// Writes a constructor once: a `const fn` in the std build, a plain `fn`
-/// under loom, whose primitives cannot be built in a constant.
+/// Writes a constructor (`fn` or `unsafe fn`) once: a `const fn` in the
+/// std build, a plain `fn` under loom, whose primitives cannot be built in
+/// a constant.
 #[cfg(not(all(test, loom)))]
 macro_rules! const_fn {
-    ($(#[$attr:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
-        $(#[$attr])* $vis const unsafe fn $($rest)*
-    };
-    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
-        $(#[$attr])* $vis const fn $($rest)*
-    };
+    ($(#[$attr:meta])* $vis:vis $kw:ident $($rest:tt)*) => { $(#[$attr])* $vis const $kw $($rest)* };
 }
 
 #[cfg(all(test, loom))]
 macro_rules! const_fn {
-    ($(#[$attr:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
-        $(#[$attr])* $vis unsafe fn $($rest)*
-    };
-    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
-        $(#[$attr])* $vis fn $($rest)*
-    };
+    ($($item:tt)*) => { $($item)* };
+}
+
+/// `N` counters at zero: in a constant outside loom, whose atomics cannot
+/// be made in one.
+#[cfg(not(all(test, loom)))]
+pub(crate) const fn counters<const N: usize>() -> [AtomicU64; N] {
+    [const { AtomicU64::new(0) }; N]
+}
+
+#[cfg(all(test, loom))]
+pub(crate) fn counters<const N: usize>() -> [AtomicU64; N] {
+    std::array::from_fn(|_| AtomicU64::new(0))
 }
 
 /// Declares a process-wide global: a `static` in the std build, a loom

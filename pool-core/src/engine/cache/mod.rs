@@ -65,7 +65,7 @@ use crossbeam_utils::CachePadded;
 use crate::engine::bytes::SAMPLE;
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
-use crate::engine::slot::{self, Entered, Slot, bump, bump_by, epoch};
+use crate::engine::slot::{self, Entered, Slot, bump, epoch};
 use crate::engine::store::Graveyard;
 use crate::sync::lock;
 use policy::{Bounds, Local};
@@ -139,7 +139,7 @@ impl RawCache {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
         let value = entered.get().items.pop()?;
-        bump(&slot.counts[slot::HITS_LOCAL]);
+        bump(&slot.counts[slot::HITS_LOCAL], 1);
         Some(value)
     }
 
@@ -160,9 +160,9 @@ impl RawCache {
             return Err(value);
         }
         local.items.push(value);
-        let returned = bump(&slot.counts[slot::RETURNED]);
+        let returned = bump(&slot.counts[slot::RETURNED], 1);
         if let Some(Bytes { held, sample }) = bytes {
-            bump_by(&slot.counts[slot::IDLE_IN], held as u64);
+            bump(&slot.counts[slot::IDLE_IN], held as u64);
             if sample && returned % SAMPLE == 0 {
                 self.tally(local, held);
             }
@@ -175,7 +175,7 @@ impl RawCache {
     /// is registered and this thread its owner).
     #[inline(always)]
     pub(crate) fn count_out(&self, held: usize) {
-        bump_by(&self.slot().counts[slot::IDLE_OUT], held as u64);
+        bump(&self.slot().counts[slot::IDLE_OUT], held as u64);
     }
 
     /// Records a sampled release of `bytes` in the cache's own tally, and
@@ -231,7 +231,7 @@ impl RawCache {
         if !full {
             return Err(value);
         }
-        bump(&slot.counts[slot::DROPPED]);
+        bump(&slot.counts[slot::DROPPED], 1);
         self.core().shared.destroy(value, true);
         Ok(())
     }
@@ -243,7 +243,7 @@ impl RawCache {
         if self.retired.get() {
             self.core().created(1);
         } else {
-            bump(&self.slot().counts[slot::CREATED]);
+            bump(&self.slot().counts[slot::CREATED], 1);
         }
     }
 
@@ -307,7 +307,7 @@ impl RawCache {
         if local.epoch == current && local.grow() {
             // Room made without the store: the cache is still warming up.
             local.items.push(value);
-            bump(returned);
+            bump(returned, 1);
             entered.open(current);
             return self.core().shared.graveyard();
         }
@@ -316,7 +316,7 @@ impl RawCache {
         let now = self.core().register();
         let mut store = self.core().shared.lock(now);
         local.turn_over(&mut store, now);
-        bump(returned);
+        bump(returned, 1);
         let full = local.items.len() >= local.bound;
         // `drop_if_full`'s case, seen under the lock: bury only `value`.
         local.spill_fit = !(full && store.primary_full(local.capacity));
