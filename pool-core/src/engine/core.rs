@@ -344,7 +344,7 @@ impl PoolCore {
     /// none). What the store expired on the way is
     /// returned to be destroyed by the caller.
     #[inline(never)]
-    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+    pub(crate) fn take_uncached(&self, now: u64) -> (Option<Erased>, Graveyard<'_, Erased>) {
         if self.shared.looks_empty() {
             return (None, self.shared.graveyard());
         }
@@ -356,7 +356,7 @@ impl PoolCore {
     /// Files one reset object released with no thread cache to go through,
     /// within the pool's capacity.
     #[inline(never)]
-    pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<Erased> {
+    pub(crate) fn put_uncached(&self, value: Erased) -> Graveyard<'_, Erased> {
         let now = self.register();
         self.count(RETURNED, 1);
         let mut store = self.shared.lock(now);

@@ -24,12 +24,10 @@
 //! store's [`Dispose`], with no lock held; a destructor that panics does not
 //! stop the others, and no second panic meets the first.
 
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::ptr::NonNull;
-
 use crate::engine::erased::Dispose;
 use crate::engine::fork::ForkHold;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 /// A pool's shared idle objects, laid out so that what every refill and
 /// spill touches is one cache line (`repr(C)`, aligned): the hints, the
@@ -154,11 +152,10 @@ impl<T> Shared<T> {
 
     /// An empty graveyard for this store's objects; allocates nothing.
     #[inline]
-    pub(crate) fn graveyard(&self) -> Graveyard<T> {
+    pub(crate) fn graveyard(&self) -> Graveyard<'_, T> {
         Graveyard {
             dead: Vec::new(),
-            dispose: self.dispose,
-            dropped: NonNull::from(&self.dropped_bytes),
+            store: self,
         }
     }
 
@@ -212,7 +209,6 @@ impl<T> Shared<T> {
     pub(crate) fn lock(&self, now: u64) -> Locked<'_, T> {
         let mut locked = Locked {
             tiers: lock(&self.tiers),
-            shared: self,
             graveyard: self.graveyard(),
         };
         locked.advance_to(now);
@@ -251,28 +247,28 @@ impl<T> Tiers<T> {
 /// objects in the graveyard.
 pub(crate) struct Locked<'a, T> {
     tiers: MutexGuard<'a, Tiers<T>>,
-    shared: &'a Shared<T>,
     // Declared after `tiers`: struct fields drop in declaration order, so the
     // lock is released before any object in here is destroyed and its
-    // destructor (user code) runs.
-    graveyard: Graveyard<T>,
+    // destructor (user code) runs. Its store is the locked one.
+    graveyard: Graveyard<'a, T>,
 }
 
 impl<T> Drop for Locked<'_, T> {
     fn drop(&mut self) {
         // Still under the lock, so the hints are the counts at release.
-        let (shared, tiers) = (self.shared, &self.tiers);
+        let (shared, tiers) = (self.graveyard.store, &self.tiers);
         shared.idle.store(tiers.len(), Ordering::Relaxed);
         shared.primary.store(tiers.primary.len(), Ordering::Relaxed);
         shared.primary_epoch.store(tiers.epoch, Ordering::Relaxed);
     }
 }
 
-impl<T> Locked<'_, T> {
+impl<'a, T> Locked<'a, T> {
     /// Releases the lock and hands over the objects to destroy, so that the
     /// caller decides when their destructors run.
-    pub(crate) fn unlock(mut self) -> Graveyard<T> {
-        std::mem::replace(&mut self.graveyard, self.shared.graveyard())
+    pub(crate) fn unlock(mut self) -> Graveyard<'a, T> {
+        let store = self.graveyard.store;
+        std::mem::replace(&mut self.graveyard, store.graveyard())
     }
 
     fn advance_to(&mut self, now: u64) {
@@ -435,21 +431,14 @@ mod tests;
 /// a second panic would abort the process). Dropping a plain `Vec` of them
 /// instead would abort on the second panicking destructor ("panic in a
 /// destructor during cleanup").
-pub(crate) struct Graveyard<T> {
+pub(crate) struct Graveyard<'a, T> {
     dead: Vec<T>,
-    /// Destroys one object (the store's [`Dispose`]).
-    dispose: Dispose<T>,
-    /// The store's count of the bytes its idle objects held when destroyed
-    /// (`Shared::dropped_bytes`).
-    ///
-    /// Invariant: a graveyard is dropped while its store is borrowed (every
-    /// one is made by [`Shared::graveyard`] and dropped by the operation on
-    /// the store that made it, or returned to its caller, which holds the
-    /// store), so the pointer is valid whenever it is read.
-    dropped: NonNull<AtomicU64>,
+    /// The store they were let go of: its [`Dispose`] destroys them, and
+    /// its `dropped_bytes` counts the bytes they held.
+    store: &'a Shared<T>,
 }
 
-impl<T> Graveyard<T> {
+impl<T> Graveyard<'_, T> {
     /// Whether no object is to be destroyed.
     pub(crate) fn is_empty(&self) -> bool {
         self.dead.is_empty()
@@ -468,27 +457,14 @@ impl<T> Graveyard<T> {
             self.dead.append(&mut dead);
         }
     }
-}
 
-impl<T> Drop for Graveyard<T> {
-    /// Inlined, so that the common empty graveyard (every slow path returns
-    /// one) costs a length check, not a call.
-    #[inline]
-    fn drop(&mut self) {
-        if !self.dead.is_empty() {
-            self.destroy_all();
-        }
-    }
-}
-
-impl<T> Graveyard<T> {
     /// Destroys every object, then passes on the first panic (see the
     /// type's docs).
     #[inline(never)]
     fn destroy_all(&mut self) {
         let mut first = None;
         let mut bytes = 0u64;
-        let dispose = self.dispose;
+        let dispose = self.store.dispose;
         for object in self.dead.drain(..) {
             // SAFETY: every object buried here is one of its store's, which
             // `dispose` accepts (`Shared::new`).
@@ -501,9 +477,7 @@ impl<T> Graveyard<T> {
             }
         }
         if bytes > 0 {
-            // SAFETY: the store outlives its graveyards (the field's
-            // invariant).
-            unsafe { self.dropped.as_ref() }.fetch_add(bytes, Ordering::Relaxed);
+            self.store.dropped_bytes.fetch_add(bytes, Ordering::Relaxed);
         }
         // Nested, not a let chain: the crate builds on Rust 1.85, and let
         // chains came in 1.88.
@@ -511,6 +485,17 @@ impl<T> Graveyard<T> {
             if !std::thread::panicking() {
                 resume_unwind(payload);
             }
+        }
+    }
+}
+
+impl<T> Drop for Graveyard<'_, T> {
+    /// Inlined, so that the common empty graveyard (every slow path returns
+    /// one) costs a length check, not a call.
+    #[inline]
+    fn drop(&mut self) {
+        if !self.dead.is_empty() {
+            self.destroy_all();
         }
     }
 }

@@ -46,13 +46,14 @@
 //! `UNSET`, retired: every later use goes to the shared store.
 //!
 //! Where a thread's cache's objects go when it stops keeping them: at its
-//! thread's exit ([`RawCache::retire`], then its `Drop`), to the shared
-//! store for other threads; for `Pool::clear`, expired.
+//! thread's exit ([`RawCache::retire`], from the exit list or the cache's
+//! `Drop`), to the shared store for other threads; for `Pool::clear`,
+//! expired.
 //!
-//! Invariant: a retired cache is out of its pool's registry, holds nothing,
-//! and is passed over by every slow path from then on (`RawCache::enter_slow`),
-//! so that a later thread-local destructor that uses the pool goes to the
-//! shared store; its slot is freed only by the cache's `Drop`.
+//! Invariant: a retired cache is out of its pool's registry, its slot
+//! freed and replaced by `UNSET`, so that the fast paths back off and every
+//! slow path passes it over (`RawCache::enter_slow`): a later thread-local
+//! destructor that uses the pool goes to the shared store.
 
 pub(crate) mod policy;
 
@@ -78,8 +79,8 @@ pub(crate) struct RawCache {
     /// The pool's shared half (misses, overflows, the thread's exit go
     /// there); `CoreRef::NONE` while unset.
     pub(super) core: Cell<CoreRef>,
-    /// Whether [`RawCache::retire`] has run: the slot has left the
-    /// registry, holds nothing; the slow paths go to the shared store.
+    /// Whether [`RawCache::retire`] has run (its slot is `UNSET` again): no
+    /// slow path registers it anew; they go to the shared store.
     pub(super) retired: Cell<bool>,
 }
 
@@ -126,9 +127,9 @@ impl RawCache {
     }
 
     /// Enters the slot for a slow path, waiting for a rotation that holds
-    /// it; `None` if the cache is retired, unset or re-entered.
+    /// it; `None` if the cache is unset (or retired) or re-entered.
     pub(super) fn enter_slow(&self) -> Option<Entered<'_, Local>> {
-        if self.retired.get() || self.is_unset() {
+        if self.is_unset() {
             return None;
         }
         self.slot().enter_slow()
@@ -191,48 +192,47 @@ impl RawCache {
         }
     }
 
-    /// `Local::refill_found` and `Local::spill_fit`, at epoch `now`; both
-    /// `false` if the cache is out of date or in use.
+    /// Whether an acquire's miss at epoch `now` has nothing to take, in one
+    /// lock-free entry of the slot: the cache is current (and so, since
+    /// `pop` at `now` has just failed, empty: nothing to age here), its last
+    /// refill found nothing and the shared store looks empty. The miss is
+    /// then recorded, and the caller goes to the constructor with no lock.
     #[inline]
-    pub(crate) fn last_exchange(&self, now: u64) -> (bool, bool) {
-        let mut entered = self.slot().enter(now);
-        let local = entered.as_mut().map(Entered::get);
-        local.map_or((false, false), |l| (l.refill_found, l.spill_fit))
-    }
-
-    /// Records an acquire's miss at epoch `now` without the slot's lock,
-    /// if the cache is current (and so, since `pop` at `now` has just
-    /// failed, empty), and says whether it was: then the miss has nothing
-    /// to age here (see [`take_shared`]).
-    #[inline]
-    pub(crate) fn missed_current(&self, now: u64) -> bool {
+    pub(crate) fn nothing_to_take(&self, now: u64) -> bool {
         self.slot().enter(now).is_some_and(|mut entered| {
             let local = entered.get();
+            if local.refill_found || !self.core().shared.looks_empty() {
+                return false;
+            }
             local.missed();
             local.items.is_empty()
         })
     }
 
     /// Destroys `value`, a released object the fast path could not keep,
-    /// if the cache is at its bound and current at `now` (the caller has
-    /// seen the shared store full at `now`): counted as returned and
-    /// dropped for capacity (one counter, `slot::DROPPED`), as the store
-    /// counts what it buries. Hands `value`
-    /// back if the cache has room, is out of date or is in use.
+    /// if, in one lock-free entry of the slot, the cache is current at
+    /// `now` and at its bound, its last spill did not find room and the
+    /// shared store looks full at `now`, as the store would bury it:
+    /// counted as returned and dropped for capacity (one counter,
+    /// `slot::DROPPED`). Hands `value` back otherwise, or if the cache is
+    /// in use.
     ///
     /// Runs the destructor (user code) after leaving the slot.
     #[inline]
     pub(crate) fn drop_if_full(&self, value: Erased, now: u64) -> Result<(), Erased> {
-        let slot = self.slot();
+        let (slot, shared) = (self.slot(), &self.core().shared);
         let full = slot.enter(now).is_some_and(|mut entered| {
             let local = entered.get();
-            local.bound > 0 && local.items.len() >= local.bound
+            !local.spill_fit
+                && local.bound > 0
+                && local.items.len() >= local.bound
+                && shared.looks_full(local.capacity, now)
         });
         if !full {
             return Err(value);
         }
         bump(&slot.counts[slot::DROPPED], 1);
-        self.core().shared.destroy(value, true);
+        shared.destroy(value, true);
         Ok(())
     }
 
@@ -253,7 +253,7 @@ impl RawCache {
     /// next acquires on this thread are lock-free again. `None` means the
     /// pool has no idle object.
     #[inline(never)]
-    pub(crate) fn refill(&self, now: u64) -> (Option<Erased>, Graveyard<Erased>) {
+    pub(crate) fn refill(&self, now: u64) -> (Option<Erased>, Graveyard<'_, Erased>) {
         let Some(mut entered) = self.enter_slow() else {
             return self.core().take_uncached(now);
         };
@@ -294,7 +294,7 @@ impl RawCache {
     /// if it is below its bound, or else ages it and spills part of it to
     /// the shared store, and keeps `value`.
     #[inline(never)]
-    pub(crate) fn spill(&self, value: Erased) -> Graveyard<Erased> {
+    pub(crate) fn spill(&self, value: Erased) -> Graveyard<'_, Erased> {
         // A pool with no thread caches, or a cache retired or re-entered:
         // straight to the shared store, without closing the gate.
         let entered = (self.core().bounds.thread_capacity > 0).then(|| self.enter_slow());
@@ -367,9 +367,12 @@ pub(crate) fn take_shared(core: &PoolCore, cache: Option<&RawCache>, now: u64) -
         cache.register(core);
     }
     // Nothing to take anywhere (a burst larger than the pool): to the
-    // constructor, no lock; unless the last refill found objects.
-    let stocked = cache.is_some_and(|cache| cache.last_exchange(now).0);
-    if !stocked && core.shared.looks_empty() && cache.is_none_or(|c| c.missed_current(now)) {
+    // constructor, no lock.
+    let nothing = match cache {
+        Some(cache) => cache.nothing_to_take(now),
+        None => core.shared.looks_empty(),
+    };
+    if nothing {
         return None;
     }
     let (found, dead) = match cache {
@@ -392,28 +395,17 @@ pub(crate) fn take_shared(core: &PoolCore, cache: Option<&RawCache>, now: u64) -
 /// it goes.
 #[cold]
 #[inline(never)]
-pub(crate) fn put_shared(
-    core: &PoolCore,
-    cache: Option<&RawCache>,
-    mut value: Erased,
-    held: usize,
-) {
+pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erased, held: usize) {
     core.count_idle_in(held);
     let Some(cache) = cache else {
         return drop(core.put_uncached(value));
     };
     cache.register(core);
     // A release past the bound (a burst larger than the pool): destroyed
-    // at once, as the store would bury it, with no lock and no half-cache
-    // spilled only to be buried too; unless the last spill found room.
-    let now = epoch().now();
-    if !cache.last_exchange(now).1 && core.shared.looks_full(core.bounds.capacity, now) {
-        let Err(back) = cache.drop_if_full(value, now) else {
-            return;
-        };
-        value = back;
+    // at once, with no lock and no half-cache spilled only to be buried too.
+    if let Err(value) = cache.drop_if_full(value, epoch().now()) {
+        drop(cache.spill(value));
     }
-    drop(cache.spill(value));
 }
 
 /// An object taken but not yet handed out (by an acquire, or to user code:
@@ -524,7 +516,7 @@ fn exit_all(caches: Vec<NonNull<RawCache>>) {
     for cache in caches {
         // SAFETY: a thread-local of this thread (`ThreadCache::unset`),
         // alive until every thread-local destructor has run.
-        unsafe { cache.as_ref() }.exit();
+        unsafe { cache.as_ref() }.retire();
     }
 }
 
@@ -566,18 +558,6 @@ struct Unset(CachePadded<Slot<Local>>);
 unsafe impl Sync for Unset {}
 
 impl RawCache {
-    /// The thread's exit, for a registered cache (a static pool's, from its
-    /// thread's exit list; any other's, from its drop): retired (its
-    /// objects to the shared store), its slot freed, and set back to
-    /// `UNSET`, retired, for any later use.
-    fn exit(&self) {
-        self.retire();
-        let registered = self.slot.replace(unset_slot());
-        // SAFETY: `retire` took the slot out of the registry, and the
-        // cache, its only other user, points to `UNSET` from now on.
-        unsafe { slot::free(registered) };
-    }
-
     /// Whether the cache is [`unset`](ThreadCache::unset): no slot of its
     /// own yet.
     #[inline]
@@ -615,10 +595,12 @@ impl RawCache {
     }
 
     /// Hands the cache's idle objects to the shared store and its counters
-    /// to the pool's totals, for good: what the thread's exit does. Later
-    /// calls do nothing, so a loom model can retire a cache before loom
-    /// drops it (loom runs a thread's local destructors outside the model's
-    /// execution, where no modelled lock may be taken).
+    /// to the pool's totals, for good, frees its slot and sets it back to
+    /// `UNSET`, retired, for any later use: what the thread's exit does (a
+    /// static pool's, from its thread's exit list; any other's, from its
+    /// drop). Later calls do nothing, so a loom model can retire a cache
+    /// before loom drops it (loom runs a thread's local destructors outside
+    /// the model's execution, where no modelled lock may be taken).
     #[inline(never)]
     pub(crate) fn retire(&self) {
         if self.retired.replace(true) || self.is_unset() {
@@ -627,21 +609,23 @@ impl RawCache {
         // Out of the registry first: no rotation can reach the slot after
         // this, so the owner needs no handshake to empty it.
         lock(&self.core().caches).remove(self.slot.get());
-        // SAFETY: unregistered, and this is its owner, outside any
-        // operation (`retire` runs no user code before this point).
-        let contents = unsafe { self.slot().contents_unregistered() };
-        // SAFETY: as above; this is the only reference to the contents.
-        let local = unsafe { contents.deref() };
-        let now = self.core().register();
-        let len = local.items.len();
-        let mut store = self.core().shared.lock(now);
-        let (epoch, capacity) = (local.epoch, local.capacity);
-        store.put_from(&mut local.items, ..len, epoch, capacity);
-        // A retired cache that is used again (by a later thread-local's
-        // destructor) is passed over by the slow paths, and has no room for
-        // the fast ones: it holds nothing from now on.
-        local.items = Vec::new();
-        let dead = store.unlock();
+        let dead = {
+            // SAFETY: unregistered, and this is its owner, outside any
+            // operation (`retire` runs no user code before this point).
+            let contents = unsafe { self.slot().contents_unregistered() };
+            // SAFETY: as above; this is the only reference to the contents.
+            let local = unsafe { contents.deref() };
+            let now = self.core().register();
+            let len = local.items.len();
+            let mut store = self.core().shared.lock(now);
+            store.put_from(&mut local.items, ..len, local.epoch, local.capacity);
+            store.unlock()
+        };
+        let registered = self.slot.replace(unset_slot());
+        // SAFETY: out of the registry (above), no access to its contents
+        // left, and the cache, its only other user, points to `UNSET` from
+        // now on.
+        unsafe { slot::free(registered) };
         // This runs in a thread-local's destructor, where a panic aborts the
         // process: a destructor's panic (already reported by the panic hook)
         // goes no further. The graveyard destroys every object either way.
@@ -657,25 +641,22 @@ impl RawCache {
     /// `clear`).
     #[inline(never)]
     pub(crate) fn clear(&self) {
-        let dead = {
-            let Some(mut entered) = self.enter_slow() else {
-                return;
-            };
-            let local = entered.get();
-            let items = std::mem::take(&mut local.items);
-            let epoch = local.epoch;
-            if items.is_empty() {
-                entered.open(epoch);
-                return;
-            }
-            let now = self.core().register();
-            let mut store = self.core().shared.lock(now);
-            store.expire(items);
-            entered.open(epoch);
-            drop(entered);
-            store.unlock()
+        let Some(mut entered) = self.enter_slow() else {
+            return;
         };
-        drop(dead);
+        let local = entered.get();
+        let items = std::mem::take(&mut local.items);
+        let epoch = local.epoch;
+        if items.is_empty() {
+            return entered.open(epoch);
+        }
+        let now = self.core().register();
+        let mut store = self.core().shared.lock(now);
+        store.expire(items);
+        entered.open(epoch);
+        drop(entered);
+        // The lock released, then the destructors run (`Locked`'s fields).
+        drop(store);
     }
 }
 
@@ -684,9 +665,6 @@ impl Drop for RawCache {
     /// that another thread can use them (or rotation can reclaim them), and
     /// its counters to the pool's totals.
     fn drop(&mut self) {
-        // An unset cache's slot is the static `UNSET`, and it holds nothing.
-        if !self.is_unset() {
-            self.exit();
-        }
+        self.retire();
     }
 }
