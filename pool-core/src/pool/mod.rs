@@ -339,7 +339,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             Caches::Static(key) => static_cache(key),
             Caches::Runtime(_) => None,
         };
-        self.give(cache, value, epoch().now());
+        self.give(&self.config, cache, value);
     }
 
     /// Resets a released object if `reset` says so (`false` where the
@@ -420,11 +420,11 @@ impl<T: Reset + Send + 'static> Pool<T> {
         std::mem::forget(on_unwind);
     }
 
-    /// Gives a prepared `value` to `cache`, this thread's cache, or past it
-    /// (full, gone or disabled) to the shared store.
+    /// Gives a prepared `value` to `cache` (this thread's), or past it (full,
+    /// gone or disabled) to the shared store; `config` as for [`Pool::take`].
     #[inline(always)]
-    pub(crate) fn give(&self, cache: Option<&RawCache>, value: Prepared, now: u64) {
-        if let (Err(value), held) = self.offer(&self.config, cache, value, now) {
+    pub(crate) fn give(&self, config: &PoolConfig<T>, cache: Option<&RawCache>, value: Prepared) {
+        if let (Err(value), held) = self.offer(config, cache, value, epoch().now()) {
             put_shared(&self.state.core, cache, value, held);
         }
     }

@@ -84,7 +84,7 @@ fn releases_racing_for_the_idle_budget_keep_it_within_one_object_each() {
                     let mut buffer = pool.take(&pool.config, Some(&cache), epoch().now());
                     buffer.reserve_exact(1000);
                     if let Some(prepared) = pool.prepare(&pool.config, buffer, true, false) {
-                        pool.give(Some(&cache), prepared, epoch().now());
+                        pool.give(&pool.config, Some(&cache), prepared);
                     }
                     // The thread's exit: its cache's objects to the store.
                     cache.retire();

@@ -33,12 +33,12 @@ fn rotate_twice_if_idle(idle: &AtomicBool) -> bool {
 fn release_uncached(pool: &'static Pool<Obj>, mut obj: Boxed<Obj>) {
     pool.reset(&mut obj, Reset::reset);
     pool.give(
+        &pool.config,
         None,
         crate::pool::Prepared {
             value: crate::engine::erased::Erased::new(obj),
             bytes: None,
         },
-        crate::engine::slot::epoch().now(),
     );
 }
 

@@ -106,12 +106,12 @@ pub(super) fn release(pool: &'static Pool<Obj>, cache: &RawCache, mut obj: Boxed
     assert!(obj.dirty, "object {} was released twice", obj.id);
     pool.reset(&mut obj, Reset::reset);
     pool.give(
+        &pool.config,
         Some(cache),
         crate::pool::Prepared {
             value: crate::engine::erased::Erased::new(obj),
             bytes: None,
         },
-        epoch().now(),
     );
 }
 

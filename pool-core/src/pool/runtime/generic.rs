@@ -17,14 +17,15 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::share::{Inner, ThreadShare};
-use super::{tables, threads};
-use crate::engine::cache::put_shared;
+use super::tables;
+use super::threads::{self, TypeKey};
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
-use crate::pool::Pool;
 use crate::pool::config::{PoolConfig, ResetOn};
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::state::StateRef;
 use crate::pool::template::Template;
+use crate::pool::{Caches, Pool};
 use crate::reset::Reset;
 
 /// A generic derived struct, as its pool knows it: its pool's
@@ -65,23 +66,36 @@ fn home<T: Generic>() -> &'static Home<T> {
 )]
 #[inline(always)]
 fn generic_release<T: Generic>(_: NonNull<Home<T>>, value: Released<T>) {
-    let Some(share) = threads::typed(TypeId::of::<T>()) else {
+    let Some(share) = threads::typed(threads::type_key::<T>()) else {
         return generic_pool_slow::<T>(None).put(value.0);
     };
     // SAFETY: as in `generic_acquire`.
     let here = unsafe { share.cast::<ThreadShare<T>>().as_ref() };
-    // SAFETY: the pool, which is never freed.
-    let inner: &'static Inner<T> = unsafe { here.inner.as_ref() };
-    let template = &inner.state.template;
-    let (pool, config, mut value) = (&inner.pool, const { &T::CONFIG }, value.0);
+    // The pool rebuilt from its parts, the constant configuration and the
+    // state at its place in the allocation: so that the state's address
+    // is not loaded from the pool.
+    // SAFETY: the share's pool, never freed, whose state is made, its
+    // owner set (`Inner::make`); `inner` has the allocation's provenance.
+    let (inner, state) = unsafe {
+        let state = &raw mut (*here.inner.as_ptr()).state;
+        (
+            here.inner.as_ref(),
+            StateRef::from_owned(NonNull::new_unchecked(state)),
+        )
+    };
+    let pool = Pool {
+        home: *home::<T>(),
+        config: T::CONFIG,
+        local: Caches::Runtime(inner.erased),
+        state,
+    };
+    let (config, mut value) = (const { &T::CONFIG }, value.0);
+    let template: &'static Template = &inner.state.template;
     if config.reset_on == ResetOn::Release {
         pool.reset(&mut value, |value| value.reset_with(template));
     }
-    let Some(value) = pool.prepare(config, value, false, true) else {
-        return;
-    };
-    if let (Err(value), held) = pool.offer(config, Some(here.cache()), value, epoch().now()) {
-        put_shared(&pool.state.core, Some(here.cache()), value, held);
+    if let Some(value) = pool.prepare(config, value, false, true) {
+        pool.give(config, Some(here.cache()), value);
     }
 }
 
@@ -98,7 +112,7 @@ fn generic_abandon<T: Generic>(_: NonNull<Home<T>>, value: Abandoned<T>) {
 /// instantiation.
 #[inline]
 pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> {
-    let Some(share) = threads::typed(TypeId::of::<T>()) else {
+    let Some(share) = threads::typed(threads::type_key::<T>()) else {
         return &generic_pool_slow(name).pool;
     };
     // SAFETY: recorded for `T` (`generic_pool_slow`): a share of the
@@ -115,8 +129,8 @@ pub fn generic_pool<T: Generic>(name: Option<&'static str>) -> &'static Pool<T> 
 )]
 #[inline(always)]
 pub fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> Pooled<T> {
-    let id = TypeId::of::<T>();
-    let value = match threads::typed(id).or_else(|| generic_share_slow(id, pool)) {
+    let key = threads::type_key::<T>();
+    let value = match threads::typed(key).or_else(|| generic_share_slow(key, pool)) {
         Some(share) => {
             // SAFETY: recorded for `T` by this thread (`generic_pool_slow`):
             // its own share of `T`'s pool, which it owns until its memo is
@@ -135,17 +149,17 @@ pub fn generic_acquire<T: Generic>(pool: impl FnOnce() -> &'static Pool<T>) -> P
     unsafe { Pooled::new(value, NonNull::from(home())) }
 }
 
-/// The thread's share of `T`'s pool (whose type is `id`) when its memo has
+/// The thread's share of `T`'s pool (whose key is `key`) when its memo has
 /// none: `pool` (`T::pool()`) records it, unless the thread is destroying
 /// its thread-locals.
 #[cold]
 #[inline(never)]
 fn generic_share_slow<T: Generic>(
-    id: TypeId,
+    key: TypeKey,
     pool: impl FnOnce() -> &'static Pool<T>,
 ) -> Option<NonNull<()>> {
     pool();
-    threads::typed(id)
+    threads::typed(key)
 }
 
 /// An acquire from `T`'s pool on a thread that is destroying its
@@ -184,7 +198,56 @@ fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Inner<T
     };
     drop(tables);
     if let Some(share) = inner.share() {
-        threads::set_typed(id, share.cast());
+        threads::set_typed(threads::type_key::<T>(), share.cast());
     }
     inner
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::{Generic, generic_acquire, generic_pool};
+    use crate::pool::Pool;
+    use crate::pool::config::PoolConfig;
+    use crate::pool::template::Template;
+    use crate::reset::Reset;
+
+    /// A generic struct's pool, without the derive.
+    struct Bytes<T>(Vec<T>);
+
+    impl<T: Send + 'static> Reset for Bytes<T> {
+        fn reset(&mut self) {
+            self.0.clear();
+        }
+    }
+
+    impl<T: Send + 'static> Generic for Bytes<T> {
+        const CONFIG: PoolConfig<Self> = Pool::new(|| Bytes(Vec::new()));
+
+        fn reset_with(&mut self, _: &'static Template) {
+            self.reset();
+        }
+    }
+
+    fn acquire<T: Send + 'static>() -> crate::Pooled<Bytes<T>> {
+        generic_acquire(|| generic_pool::<Bytes<T>>(None))
+    }
+
+    /// Two instantiations' round trips through the memo, a guard released
+    /// on another thread, and that thread's exit.
+    #[test]
+    fn generic_memo_round_trips_of_two_instantiations() {
+        let mut a = acquire::<u8>();
+        a.0.push(1);
+        let first = a.0.as_ptr();
+        drop(a);
+        let b = acquire::<i8>();
+        let a = acquire::<u8>();
+        assert!(a.0.is_empty() && std::ptr::eq(a.0.as_ptr(), first));
+        std::thread::spawn(move || drop((a, b, acquire::<u8>())))
+            .join()
+            .unwrap();
+        let pool = generic_pool::<Bytes<u8>>(None);
+        assert_eq!(pool.stats().in_use(), 0);
+        assert_eq!(pool.stats().created, 2);
+    }
 }

@@ -442,7 +442,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
     pub(super) fn put(&self, value: Boxed<T>) {
         let reset = self.pool.config.reset_on == ResetOn::Release;
         if let Some(value) = self.pool.prepare(&self.pool.config, value, reset, true) {
-            self.pool.give(self.cache(), value, epoch().now());
+            self.pool.give(&self.pool.config, self.cache(), value);
         }
     }
 }

@@ -9,9 +9,10 @@
 //! The memo: four entries, the pool's id modulo four picks one, so a
 //! thread's first four run-time pools never evict each other; in front of
 //! the thread's list of its shares (below). And four for generic derived
-//! structs' pools, each a struct's `TypeId` and the thread's share of its
-//! pool, replaced in turn, so that code alternating instantiations finds
-//! each share in one lookup (`crate::pool::runtime::generic`).
+//! structs' pools, each a struct's key ([`TypeKey`], an address) and the
+//! thread's share of its pool, replaced in turn, so that code alternating
+//! instantiations finds each share in one lookup
+//! (`crate::pool::runtime::generic`).
 //!
 //! Invariants:
 //! - A memo entry is set only just after the thread's list (or the memo)
@@ -90,18 +91,40 @@ const UNSET: u64 = u64::MAX;
 /// The memo's entries, each a pool's id and the thread's share of it (in
 /// two arrays: an index scales by 8, not by 16), and the thread's token,
 /// on one thread-local; and the generic derived structs' pools' shares,
-/// each with its struct's type, replaced in turn (`next`).
+/// each with its struct's key ([`TypeKey`], null in an empty entry),
+/// replaced in turn (`next`).
 struct Entries {
     ids: [Cell<u64>; 4],
     shares: [Cell<NonNull<()>>; 4],
     token: Cell<u64>,
-    types: [Cell<Typed>; 4],
+    keys: [Cell<*const TypeOf>; 4],
+    typed: [Cell<NonNull<()>>; 4],
     next: Cell<usize>,
 }
 
-/// A memo entry for a generic derived struct: its type and the thread's
-/// share of its pool.
-type Typed = Option<(TypeId, NonNull<()>)>;
+/// What a [`TypeKey`] points to: `TypeId::of` of its type.
+pub(crate) type TypeOf = fn() -> TypeId;
+
+/// A generic derived struct's key in the memo: the address of a constant
+/// that holds `TypeId::of::<T>` ([`type_key`]), so that a lookup is one
+/// compare of addresses where a `TypeId` took two and a test for an empty
+/// entry.
+///
+/// Invariant: equal keys are the same type's. A key points to a constant,
+/// memory that lives for ever and never changes, so one address always
+/// holds the same function, and two types' functions return different
+/// `TypeId`s: they are never one function (no code folding can merge
+/// them). One type may have several keys (rustc emits a copy of the
+/// constant per codegen unit): a miss confirms the type by the
+/// functions' `TypeId`s ([`typed_copy`]).
+pub(crate) type TypeKey = &'static TypeOf;
+
+/// The key of `T` ([`TypeKey`]).
+#[allow(clippy::inline_always, reason = "an address, for the hot paths")]
+#[inline(always)]
+pub(crate) fn type_key<T: 'static>() -> TypeKey {
+    const { &(TypeId::of::<T> as TypeOf) }
+}
 
 std::thread_local! {
     /// No destructor, so it is readable during thread-local destruction.
@@ -110,7 +133,8 @@ std::thread_local! {
             ids: [const { Cell::new(0) }; 4],
             shares: [const { Cell::new(NonNull::dangling()) }; 4],
             token: Cell::new(UNSET),
-            types: [const { Cell::new(None) }; 4],
+            keys: [const { Cell::new(std::ptr::null()) }; 4],
+            typed: [const { Cell::new(NonNull::dangling()) }; 4],
             next: Cell::new(0),
         }
     };
@@ -217,32 +241,67 @@ pub(crate) fn set(id: u64, cache: NonNull<()>) {
 }
 
 /// The share this thread recorded for the pool of the generic derived
-/// struct whose type is `id`, if any.
+/// struct whose key is `key` ([`TypeKey`]), if any.
+#[allow(clippy::inline_always, reason = "a generic struct's hot paths")]
 #[inline(always)]
-pub(crate) fn typed(id: TypeId) -> Option<NonNull<()>> {
+pub(crate) fn typed(key: TypeKey) -> Option<NonNull<()>> {
     if MODELLED {
         return None;
     }
+    let hit = MEMO.with(|memo| {
+        let mut entries = memo.keys.iter().zip(&memo.typed);
+        // A key is never null, so an empty entry matches none.
+        let found = entries.find(|(known, _)| std::ptr::eq(known.get(), key));
+        found.map(|(_, share)| share.get())
+    });
+    hit.or_else(|| typed_copy(key))
+}
+
+/// A memo miss for the key `key`: the share of an entry recorded under
+/// another key of the same type (another copy of its constant,
+/// [`TypeKey`]), confirmed by the `TypeId` the two keys' functions give;
+/// else `None`. `key` takes that entry, and the other copy the oldest
+/// one (unless it is that entry), so that both hit from then on, `key`
+/// first: on the first acquire, `T::pool()` records its own copy.
+#[cold]
+#[inline(never)]
+fn typed_copy(key: TypeKey) -> Option<NonNull<()>> {
+    let id = key();
     MEMO.with(|memo| {
-        let mut entries = memo.types.iter().map(Cell::get);
-        entries.find_map(|entry| entry.filter(|&(known, _)| known == id))
+        let at = memo.keys.iter().position(|known| {
+            // SAFETY: a non-null key is a `TypeKey`, a `'static`
+            // reference, recorded with its provenance.
+            unsafe { known.get().as_ref() }.is_some_and(|known| known() == id)
+        })?;
+        // The memo is on: a key was found, and `exit` clears them all as
+        // it turns the memo off.
+        let (copy, share) = (memo.keys[at].replace(key), memo.typed[at].get());
+        if memo.next.get() != at {
+            record_typed(memo, copy, share);
+        }
+        Some(share)
     })
-    .map(|(_, share)| share)
 }
 
 /// Records `share` as this thread's share of the pool of the generic
-/// derived struct whose type is `id`, in place of the oldest entry. Must
+/// derived struct whose key is `key`, in place of the oldest entry. Must
 /// be called just after the thread's list gave it (module docs).
-pub(crate) fn set_typed(id: TypeId, share: NonNull<()>) {
+pub(crate) fn set_typed(key: TypeKey, share: NonNull<()>) {
     if !MODELLED {
         MEMO.with(|memo| {
             if memo.ids[0].get() != OFF {
-                let next = memo.next.get();
-                memo.types[next].set(Some((id, share)));
-                memo.next.set((next + 1) % memo.types.len());
+                record_typed(memo, key, share);
             }
         });
     }
+}
+
+/// Puts `key` and `share` in the memo's oldest generic entry.
+fn record_typed(memo: &Entries, key: *const TypeOf, share: NonNull<()>) {
+    let next = memo.next.get();
+    memo.keys[next].set(key);
+    memo.typed[next].set(share);
+    memo.next.set((next + 1) % memo.keys.len());
 }
 
 /// The unit of a share's counts of guards (`lent` here, `back` in the share).
@@ -415,7 +474,7 @@ impl ThreadShares {
         if !MODELLED {
             MEMO.with(|memo| {
                 memo.ids.iter().for_each(|id| id.set(OFF));
-                memo.types.iter().for_each(|entry| entry.set(None));
+                memo.keys.iter().for_each(|key| key.set(std::ptr::null()));
             });
         }
         for (_, (pool, share)) in self.by_pool.drain() {
@@ -451,5 +510,50 @@ impl Hasher for IdHasher {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use std::any::TypeId;
+    use std::ptr::NonNull;
+
+    use super::{MEMO, ThreadShares, TypeKey, TypeOf, set_typed, type_key, typed};
+
+    /// The generic entries of the memo: a type's key hits, another type's
+    /// key misses (no false hit), and another copy of a type's constant
+    /// finds the type's share through its `TypeId`, then is recorded and
+    /// hits; once the memo is off, nothing hits and nothing is recorded.
+    #[test]
+    fn generic_memo_hits_only_its_type_and_records_a_copy() {
+        std::thread::spawn(|| {
+            static SHARES: [u8; 2] = [0; 2];
+            let share = NonNull::from(&SHARES[0]).cast::<()>();
+            let (bytes, words) = (type_key::<u8>(), type_key::<u16>());
+            // Another copy of `u8`'s constant, at an address of its own
+            // (with a byte beside it, so that no constant can be merged
+            // with it).
+            static COPY: (TypeOf, u8) = (TypeId::of::<u8>, 1);
+            let copy: TypeKey = &COPY.0;
+            assert!(!std::ptr::eq(copy, bytes));
+            assert_eq!(typed(bytes), None, "an empty memo");
+            set_typed(bytes, share);
+            assert_eq!(typed(bytes), Some(share));
+            assert_eq!(typed(words), None, "another type's key");
+            assert_eq!(typed(copy), Some(share), "a copy, by its `TypeId`");
+            let first = MEMO.with(|memo| [0, 1].map(|at| memo.keys[at].get()));
+            assert!(std::ptr::eq(first[0], copy), "the copy first");
+            assert!(std::ptr::eq(first[1], bytes), "the other copy kept");
+            assert_eq!(typed(copy), Some(share));
+            assert_eq!(typed(words), None);
+            ThreadShares::default().exit();
+            set_typed(words, NonNull::from(&SHARES[1]).cast());
+            assert_eq!(
+                (typed(bytes), typed(words), typed(copy)),
+                (None, None, None)
+            );
+        })
+        .join()
+        .unwrap();
     }
 }
