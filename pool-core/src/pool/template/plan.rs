@@ -34,17 +34,7 @@ use crate::reset::Reset;
 /// order, where the template's value of it is if the constructor's value
 /// differs from the reset one (the field is copied back from there), or
 /// `None` (the field is reset).
-#[derive(Debug, Default)]
-pub(super) struct Plan {
-    copies: Vec<Option<NonNull<u8>>>,
-}
-
-impl Plan {
-    /// Whether any field differs.
-    pub(super) fn any(&self) -> bool {
-        self.copies.iter().any(Option::is_some)
-    }
-}
+pub(super) type Plan = Vec<Option<NonNull<u8>>>;
 
 /// One pass of a derived struct's fields (the derive's `__pool_fields`):
 /// [`Pass::clear`] resets each field, as a reset does; a probe, once per
@@ -52,10 +42,12 @@ impl Plan {
 /// from a reset copy of themselves, and changes nothing; a restore copies
 /// those fields back from the template and resets the others.
 #[derive(Debug)]
-pub struct Pass<'a>(Mode<'a>);
+pub struct Pass<'a>(pub(super) Mode<'a>);
 
+/// What a pass does: a reset, a probe that fills a plan, or the restore a
+/// plan says how to do.
 #[derive(Debug)]
-enum Mode<'a> {
+pub(super) enum Mode<'a> {
     Clear,
     Probe(&'a mut Plan),
     Restore(std::slice::Iter<'a, Option<NonNull<u8>>>),
@@ -99,7 +91,7 @@ impl Pass<'_> {
             Mode::Clear => false,
             Mode::Probe(plan) => {
                 let copied = differs(field).then(|| NonNull::from(&*field).cast());
-                plan.copies.push(copied);
+                plan.push(copied);
                 true
             }
             Mode::Restore(copies) => {
@@ -122,7 +114,7 @@ impl Pass<'_> {
     fn uncopied(&mut self) -> bool {
         match &mut self.0 {
             Mode::Probe(plan) => {
-                plan.copies.push(None);
+                plan.push(None);
                 false
             }
             Mode::Restore(copies) => {
@@ -131,18 +123,6 @@ impl Pass<'_> {
             }
             Mode::Clear => true,
         }
-    }
-}
-
-impl<'a> Pass<'a> {
-    /// The probe that fills `plan`.
-    pub(super) fn probe(plan: &'a mut Plan) -> Self {
-        Pass(Mode::Probe(plan))
-    }
-
-    /// The restore `plan` says how to do.
-    pub(super) fn restore_by(plan: &'a Plan) -> Self {
-        Pass(Mode::Restore(plan.copies.iter()))
     }
 }
 

@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::plan::{Pass, Plan};
+use super::plan::{Mode, Pass, Plan};
 use crate::engine::erased::{Dispose, Erased};
 use crate::pool::config::MakeFn;
 
@@ -77,7 +77,7 @@ impl RawRestorer {
         locked: bool,
     ) -> Option<RawRestorer> {
         let mut restorer = RawRestorer {
-            plan: Plan::default(),
+            plan: Plan::new(),
             fields,
             // SAFETY: the caller's promise. From here the template is the
             // restorer's, dropped with it, if the probe panics too.
@@ -88,8 +88,13 @@ impl RawRestorer {
         let object = restorer.template.as_ptr();
         // SAFETY: the struct's pass over one of its objects, borrowed by
         // nothing else.
-        unsafe { fields(object, &mut Pass::probe(&mut restorer.plan)) };
-        restorer.plan.any().then_some(restorer)
+        unsafe { fields(object, &mut Pass(Mode::Probe(&mut restorer.plan))) };
+        // Kept if any field differs.
+        restorer
+            .plan
+            .iter()
+            .any(Option::is_some)
+            .then_some(restorer)
     }
 
     /// Copies the fields that differ back from the template into `value`,
@@ -112,7 +117,7 @@ impl RawRestorer {
         // the template, alive as long as `self`, never written, and read
         // under the lock unless `T: Sync` (the invariant) or this thread
         // already holds it.
-        unsafe { (self.fields)(value, &mut Pass::restore_by(&self.plan)) };
+        unsafe { (self.fields)(value, &mut Pass(Mode::Restore(self.plan.iter()))) };
     }
 }
 
@@ -211,14 +216,6 @@ pub struct Access<T> {
     pub(super) locked: bool,
     _type: PhantomData<fn(T)>,
 }
-
-impl<T> Clone for Access<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Access<T> {}
 
 impl<T> std::fmt::Debug for Access<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
