@@ -15,121 +15,104 @@ use std::io;
 use crate::pool::guard::Pooled;
 use crate::reset::Reset;
 
-/// Writes to the object: `write!` and `serde_json::to_writer` into a pooled
-/// buffer.
-///
-/// ```
-/// use std::io::Write;
-/// use pool_core::{Pool, pool};
-///
-/// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new); }
-///
-/// let mut out = BUFFERS.acquire();
-/// write!(out, "{} + {} = {}", 1, 2, 1 + 2)?;
-/// assert_eq!(&out[..], b"1 + 2 = 3");
-///
-/// let mut json = BUFFERS.acquire();
-/// serde_json::to_writer(&mut json, &[1, 2, 3])?;
-/// assert_eq!(&json[..], b"[1,2,3]");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-impl<T: Reset + Send + io::Write + 'static> io::Write for Pooled<T> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        (**self).write(buf)
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        (**self).write_all(buf)
-    }
-
-    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
-        (**self).write_vectored(bufs)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        (**self).flush()
-    }
+/// Impls of a trait whose methods take `&mut self`, each method `T`'s own:
+/// not the trait's default built on another (`write_all` on `write`), which
+/// `T` may do better.
+macro_rules! forward_mut {
+    ($($(#[$doc:meta])* impl $trait:path {
+        $(fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)?;)*
+    })*) => {$(
+        $(#[$doc])*
+        impl<T: Reset + Send + $trait + 'static> $trait for Pooled<T> {
+            $(fn $name(&mut self $(, $arg: $ty)*) $(-> $ret)? {
+                (**self).$name($($arg),*)
+            })*
+        }
+    )*};
 }
 
-/// Reads from the object.
-///
-/// ```
-/// use std::collections::VecDeque;
-/// use std::io::Read;
-/// use pool_core::{Pool, pool};
-///
-/// pool! { static INPUTS: Pool<VecDeque<u8>> = Pool::new(VecDeque::new); }
-///
-/// let mut input = INPUTS.acquire();
-/// input.extend(b"hello");
-/// let mut text = String::new();
-/// input.read_to_string(&mut text)?;
-/// assert_eq!(text, "hello");
-/// # Ok::<(), std::io::Error>(())
-/// ```
-impl<T: Reset + Send + io::Read + 'static> io::Read for Pooled<T> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        (**self).read(buf)
+forward_mut! {
+    /// Writes to the object: `write!` and `serde_json::to_writer` into a pooled
+    /// buffer.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new); }
+    ///
+    /// let mut out = BUFFERS.acquire();
+    /// write!(out, "{} + {} = {}", 1, 2, 1 + 2)?;
+    /// assert_eq!(&out[..], b"1 + 2 = 3");
+    ///
+    /// let mut json = BUFFERS.acquire();
+    /// serde_json::to_writer(&mut json, &[1, 2, 3])?;
+    /// assert_eq!(&json[..], b"[1,2,3]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    impl io::Write {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize>;
+        fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
+        fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize>;
+        fn flush(&mut self) -> io::Result<()>;
     }
-
-    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
-        (**self).read_to_end(buf)
+    /// Reads from the object.
+    ///
+    /// ```
+    /// use std::collections::VecDeque;
+    /// use std::io::Read;
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static INPUTS: Pool<VecDeque<u8>> = Pool::new(VecDeque::new); }
+    ///
+    /// let mut input = INPUTS.acquire();
+    /// input.extend(b"hello");
+    /// let mut text = String::new();
+    /// input.read_to_string(&mut text)?;
+    /// assert_eq!(text, "hello");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    impl io::Read {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize>;
+        fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize>;
+        fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize>;
+        fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()>;
     }
-
-    fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
-        (**self).read_to_string(buf)
+    /// Reads lines from the object.
+    ///
+    /// ```
+    /// use std::collections::VecDeque;
+    /// use std::io::BufRead;
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static INPUTS: Pool<VecDeque<u8>> = Pool::new(VecDeque::new); }
+    ///
+    /// let mut input = INPUTS.acquire();
+    /// input.extend(b"one\ntwo\n");
+    /// let lines: Vec<String> = (&mut input).lines().collect::<Result<_, _>>()?;
+    /// assert_eq!(lines, ["one", "two"]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    impl io::BufRead {
+        fn fill_buf(&mut self) -> io::Result<&[u8]>;
+        fn consume(&mut self, amount: usize);
     }
-
-    fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
-        (**self).read_exact(buf)
-    }
-}
-
-/// Reads lines from the object.
-///
-/// ```
-/// use std::collections::VecDeque;
-/// use std::io::BufRead;
-/// use pool_core::{Pool, pool};
-///
-/// pool! { static INPUTS: Pool<VecDeque<u8>> = Pool::new(VecDeque::new); }
-///
-/// let mut input = INPUTS.acquire();
-/// input.extend(b"one\ntwo\n");
-/// let lines: Vec<String> = (&mut input).lines().collect::<Result<_, _>>()?;
-/// assert_eq!(lines, ["one", "two"]);
-/// # Ok::<(), std::io::Error>(())
-/// ```
-impl<T: Reset + Send + io::BufRead + 'static> io::BufRead for Pooled<T> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        (**self).fill_buf()
-    }
-
-    fn consume(&mut self, amount: usize) {
-        (**self).consume(amount);
-    }
-}
-
-/// Formats into the object: `write!` into a pooled `String`.
-///
-/// ```
-/// use std::fmt::Write;
-/// use pool_core::{Pool, pool};
-///
-/// pool! { static LINES: Pool<String> = Pool::new(String::new); }
-///
-/// let mut line = LINES.acquire();
-/// write!(line, "{}-{}", "a", 1)?;
-/// assert_eq!(*line, "a-1");
-/// # Ok::<(), std::fmt::Error>(())
-/// ```
-impl<T: Reset + Send + fmt::Write + 'static> fmt::Write for Pooled<T> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        (**self).write_str(s)
-    }
-
-    fn write_char(&mut self, c: char) -> fmt::Result {
-        (**self).write_char(c)
+    /// Formats into the object: `write!` into a pooled `String`.
+    ///
+    /// ```
+    /// use std::fmt::Write;
+    /// use pool_core::{Pool, pool};
+    ///
+    /// pool! { static LINES: Pool<String> = Pool::new(String::new); }
+    ///
+    /// let mut line = LINES.acquire();
+    /// write!(line, "{}-{}", "a", 1)?;
+    /// assert_eq!(*line, "a-1");
+    /// # Ok::<(), std::fmt::Error>(())
+    /// ```
+    impl fmt::Write {
+        fn write_str(&mut self, s: &str) -> fmt::Result;
+        fn write_char(&mut self, c: char) -> fmt::Result;
     }
 }
 
