@@ -372,15 +372,16 @@ impl_reset_no_heap! {
         [T: ?Sized] PhantomData<T> => |_value| {};
 }
 
-/// Impls for wrappers of one value whose reset, size and shrinking are
-/// those of the value they hold, reached in place by `$inner` (and, for the
-/// locks, a poison flag cleared after the reset, as a new lock has none).
+/// Impls for wrappers of one value (`$held`) whose reset, size and
+/// shrinking are those of the value they hold, reached in place by
+/// `$inner` (and, for the locks, a poison flag cleared after the reset, as
+/// a new lock has none).
 macro_rules! impl_reset_through {
-    ($($(#[$doc:meta])* [$($params:tt)*] $t:ty => |$this:ident| $inner:expr $(, then $after:ident)?;)*) => {
+    ($($(#[$doc:meta])* [$($params:tt)*] $t:ty: $held:ty => |$this:ident| $inner:expr $(, then $after:ident)?;)*) => {
         $(
             $(#[$doc])*
             impl<$($params)*> Reset for $t {
-                const HEAP: Heap = T::HEAP;
+                const HEAP: Heap = <$held as Reset>::HEAP;
 
                 #[inline]
                 fn reset(&mut self) {
@@ -407,28 +408,30 @@ macro_rules! impl_reset_through {
 
 impl_reset_through!(
     /// Resets the value inside, in place.
-    [T: Reset] Wrapping<T> => |w| w.0;
+    [T: Reset] Wrapping<T>: T => |w| w.0;
     /// Resets the value inside, in place.
-    [T: Reset] Saturating<T> => |s| s.0;
+    [T: Reset] Saturating<T>: T => |s| s.0;
     /// Resets the value inside, in place.
-    [T: Reset] Reverse<T> => |r| r.0;
+    [T: Reset] Reverse<T>: T => |r| r.0;
     /// Resets each element in place; counts and shrinks each in order.
-    [T: Reset, const N: usize] [T; N] => |a| a.as_mut_slice();
+    [T: Reset, const N: usize] [T; N]: [T] => |a| a.as_mut_slice();
     /// Resets the value inside; the exclusive borrow means no copy is needed.
-    [T: Reset] Cell<T> => |c| c.get_mut();
+    [T: Reset] Cell<T>: T => |c| c.get_mut();
     /// Resets the value inside; the exclusive borrow means no runtime borrow
     /// check is needed.
-    [T: Reset] RefCell<T> => |c| c.get_mut();
+    [T: Reset] RefCell<T>: T => |c| c.get_mut();
     /// Resets the value inside without locking, since the borrow is exclusive.
     /// A poisoned mutex is reset too, because resetting discards whatever the
     /// panicking thread left half-done; the poison flag is then cleared, as a
     /// new mutex has none.
-    [T: Reset] Mutex<T> => |m| m.get_mut().unwrap_or_else(PoisonError::into_inner), then clear_poison;
+    [T: Reset] Mutex<T>: T => |m| m.get_mut().unwrap_or_else(PoisonError::into_inner), then clear_poison;
     /// Resets the value inside without locking, since the borrow is exclusive.
     /// A poisoned lock is reset too, because resetting discards whatever the
     /// panicking thread left half-done; the poison flag is then cleared, as a
     /// new lock has none.
-    [T: Reset] RwLock<T> => |l| l.get_mut().unwrap_or_else(PoisonError::into_inner), then clear_poison;
+    [T: Reset] RwLock<T>: T => |l| l.get_mut().unwrap_or_else(PoisonError::into_inner), then clear_poison;
+    /// Clears the path, keeping its buffer; counts and shrinks its capacity.
+    [] PathBuf: OsString => |p| p.as_mut_os_string();
 );
 
 /// Resets both ends in place: `0..0` for a range of integers.
@@ -450,26 +453,6 @@ impl<T: Reset> Reset for Range<T> {
     fn shrink_to_bytes(&mut self, max: usize) -> usize {
         let start = self.start.shrink_to_bytes(max);
         start + self.end.shrink_to_bytes(max.saturating_sub(start))
-    }
-}
-
-/// Clears the path, keeping its buffer; counts and shrinks its capacity.
-impl Reset for PathBuf {
-    const HEAP: Heap = Heap::Counted;
-
-    #[inline]
-    fn reset(&mut self) {
-        self.as_mut_os_string().clear();
-    }
-
-    #[inline]
-    fn heap_bytes(&mut self) -> usize {
-        self.capacity()
-    }
-
-    #[inline]
-    fn shrink_to_bytes(&mut self, max: usize) -> usize {
-        self.as_mut_os_string().shrink_to_bytes(max)
     }
 }
 
