@@ -550,9 +550,7 @@ impl<T> PoolConfig<T> {
         self.bytes.max_idle = Some(max_idle_bytes);
         self
     }
-}
 
-impl<T> PoolConfig<T> {
     /// Not a method: a `PoolConfig` is a recipe, and calling `acquire` on
     /// one is a compile error that says how to get a pool. Its bound holds
     /// for no type.
