@@ -37,62 +37,36 @@ pub trait Contents {
     fn contents(&mut self) -> &mut Self::Inner;
 }
 
-impl<T> Contents for Mutex<T> {
-    type Inner = T;
+/// The impls, each `[params] Wrapper => Inner, |wrapper| its contents`.
+macro_rules! impl_contents {
+    ($([$($params:tt)*] $t:ty => $inner:ty, |$this:ident| $get:expr;)*) => {$(
+        impl<$($params)*> Contents for $t {
+            type Inner = $inner;
 
-    #[inline]
-    fn contents(&mut self) -> &mut T {
-        self.clear_poison();
-        self.get_mut().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-impl<T> Contents for RwLock<T> {
-    type Inner = T;
-
-    #[inline]
-    fn contents(&mut self) -> &mut T {
-        self.clear_poison();
-        self.get_mut().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-impl<T> Contents for Cell<T> {
-    type Inner = T;
-
-    #[inline]
-    fn contents(&mut self) -> &mut T {
-        self.get_mut()
-    }
-}
-
-macro_rules! impl_contents_atomic {
-    ($($atomic:ty => $inner:ty),* $(,)?) => {
-        $(
-            /// Restored by value: the template's is read as a plain value
-            /// (nothing writes it), the object's written through `get_mut`.
-            impl Contents for $atomic {
-                type Inner = $inner;
-
-                #[inline]
-                fn contents(&mut self) -> &mut $inner {
-                    self.get_mut()
-                }
+            #[inline]
+            fn contents(&mut self) -> &mut $inner {
+                let $this = self;
+                $get
             }
-        )*
-    };
+        }
+    )*};
 }
 
-impl_contents_atomic!(
-    AtomicBool => bool,
-    AtomicI8 => i8,
-    AtomicI16 => i16,
-    AtomicI32 => i32,
-    AtomicI64 => i64,
-    AtomicIsize => isize,
-    AtomicU8 => u8,
-    AtomicU16 => u16,
-    AtomicU32 => u32,
-    AtomicU64 => u64,
-    AtomicUsize => usize,
-);
+impl_contents! {
+    [T] Mutex<T> => T, |m| { m.clear_poison(); m.get_mut().unwrap_or_else(PoisonError::into_inner) };
+    [T] RwLock<T> => T, |l| { l.clear_poison(); l.get_mut().unwrap_or_else(PoisonError::into_inner) };
+    [T] Cell<T> => T, |c| c.get_mut();
+    // Restored by value: the template's is read as a plain value (nothing
+    // writes it), the object's written through `get_mut`.
+    [] AtomicBool => bool, |a| a.get_mut();
+    [] AtomicI8 => i8, |a| a.get_mut();
+    [] AtomicI16 => i16, |a| a.get_mut();
+    [] AtomicI32 => i32, |a| a.get_mut();
+    [] AtomicI64 => i64, |a| a.get_mut();
+    [] AtomicIsize => isize, |a| a.get_mut();
+    [] AtomicU8 => u8, |a| a.get_mut();
+    [] AtomicU16 => u16, |a| a.get_mut();
+    [] AtomicU32 => u32, |a| a.get_mut();
+    [] AtomicU64 => u64, |a| a.get_mut();
+    [] AtomicUsize => usize, |a| a.get_mut();
+}
