@@ -20,8 +20,7 @@ use crate::{Pool, pools, rotate};
 /// Ends a model thread: what its exit does to its shares of run-time pools
 /// (the list's destructor then finds nothing left).
 fn exit_thread() {
-    let mut shares = SHARES.with(|shares| std::mem::take(&mut *shares.borrow_mut()));
-    shares.exit();
+    drop(SHARES.with(|shares| std::mem::take(&mut *shares.borrow_mut())));
 }
 
 #[test]

@@ -530,17 +530,14 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
 }
 
 /// The calling thread's share of the pool `inner`, when its memo has none:
-/// through the thread's list, then recorded in the memo. What
+/// through the thread's list, which records it in the memo. What
 /// `Inner::share` calls on a memo miss.
 #[cold]
 #[inline(never)]
 pub(super) fn share_slow<T: Reset + Send + 'static>(
     inner: &Inner<T>,
 ) -> Option<NonNull<ThreadShare<T>>> {
-    let id = inner.erased.id;
-    let share = threads::share(id, || inner.take_share(inner.this()))?;
-    threads::set(id, share);
-    Some(share.cast())
+    threads::share(inner.erased.id, || inner.take_share(inner.this())).map(NonNull::cast)
 }
 
 /// The `put` of a run-time pool's `Pool` (`crate::pool::Runtime`): files a

@@ -16,9 +16,9 @@
 //!
 //! Invariants:
 //! - A memo entry is set only just after the thread's list (or the memo)
-//!   gave the share,
+//!   gave the share (the list records it, [`share`]),
 //!   so only while the list is alive, and the list's destructor turns the
-//!   memo off ([`ThreadShares::exit`]) before it hands any share back to its pool; from
+//!   memo off before it hands any share back to its pool; from
 //!   then on the memo stays off, and run-time pools' operations on the
 //!   thread go without a share. So an entry always names a share of this
 //!   thread's own. The memo has no destructor of its own, so it is
@@ -62,13 +62,12 @@
 //!
 //! Under loom a model thread's locals are dropped outside its execution,
 //! where no modelled lock may be taken: a model ends each thread by taking
-//! its list out of [`SHARES`] and calling [`ThreadShares::exit`], which is what
-//! the destructor does.
+//! its list out of [`SHARES`] and dropping it, which is what the
+//! destructor does.
 
 use std::any::TypeId;
 use std::cell::{Cell, RefCell, UnsafeCell};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
 
@@ -226,9 +225,9 @@ pub(crate) fn get(id: u64, at: Entry) -> Memo {
     Memo::Miss
 }
 
-/// Records `cache` as this thread's cache of the run-time pool `id`.
-/// Must be called just after the thread's list gave it (module docs).
-pub(crate) fn set(id: u64, cache: NonNull<()>) {
+/// Records `cache` as this thread's cache of the run-time pool `id`, as
+/// the thread's list gives it (module docs).
+fn set(id: u64, cache: NonNull<()>) {
     if !MODELLED {
         let at = entry(id) as usize;
         MEMO.with(|memo| {
@@ -416,14 +415,12 @@ pub(super) trait Exit: Send + Sync {
 type Listed = (Weak<dyn Exit>, NonNull<()>);
 
 /// The calling thread's shares, by pool id.
+#[derive(Default)]
 pub(crate) struct ThreadShares {
-    by_pool: HashMap<u64, Listed, BuildHasherDefault<IdHasher>>,
+    by_pool: BTreeMap<u64, Listed>,
     /// The length at which the next insertion clears dead entries.
     clear_at: usize,
 }
-
-/// The fewest entries a list clears its dead ones at.
-const CLEAR_AT_LEAST: usize = 8;
 
 crate::sync::thread_local! {
     /// The calling thread's shares.
@@ -431,15 +428,15 @@ crate::sync::thread_local! {
 }
 
 /// The calling thread's share of the pool `id`: the one listed, or the one
-/// `take` hands it (the pool and its share), then listed. `None` once the
-/// thread is destroying its list.
+/// `take` hands it (the pool and its share), then listed; recorded in the
+/// memo. `None` once the thread is destroying its list.
 ///
 /// `take` may lock the pool's own locks, but must not use a run-time pool.
 pub(super) fn share(
     id: u64,
     take: impl FnOnce() -> (Weak<dyn Exit>, NonNull<()>),
 ) -> Option<NonNull<()>> {
-    SHARES
+    let share = SHARES
         .try_with(|shares| {
             if let Some(&(_, share)) = shares.borrow().by_pool.get(&id) {
                 return share;
@@ -450,66 +447,32 @@ pub(super) fn share(
                 shares
                     .by_pool
                     .retain(|_, (pool, _)| pool.strong_count() > 0);
-                shares.clear_at = CLEAR_AT_LEAST.max(2 * shares.by_pool.len());
+                // At least 8: a short list is not cleared at every insertion.
+                shares.clear_at = 8.max(2 * shares.by_pool.len());
             }
             shares.by_pool.insert(id, (pool, share));
             share
         })
-        .ok()
+        .ok()?;
+    set(id, share);
+    Some(share)
 }
 
-impl Default for ThreadShares {
-    fn default() -> Self {
-        ThreadShares {
-            by_pool: HashMap::default(),
-            clear_at: CLEAR_AT_LEAST,
-        }
-    }
-}
-
-impl ThreadShares {
-    /// Turns the thread's memo off for good, then hands every listed share
-    /// back to its pool, if the pool lives: what the thread's exit does.
-    pub(crate) fn exit(&mut self) {
+impl Drop for ThreadShares {
+    /// The thread's exit: turns its memo off for good, then hands every
+    /// listed share back to its pool, if the pool lives.
+    fn drop(&mut self) {
         if !MODELLED {
             MEMO.with(|memo| {
                 memo.ids.iter().for_each(|id| id.set(OFF));
                 memo.keys.iter().for_each(|key| key.set(std::ptr::null()));
             });
         }
-        for (_, (pool, share)) in self.by_pool.drain() {
+        for (_, (pool, share)) in std::mem::take(&mut self.by_pool) {
             if let Some(pool) = pool.upgrade() {
                 pool.exit(share);
             }
         }
-    }
-}
-
-impl Drop for ThreadShares {
-    fn drop(&mut self) {
-        self.exit();
-    }
-}
-
-/// The hash of a pool id: ids are consecutive, and a multiplication by an
-/// odd constant (Fibonacci hashing) spreads them over the table's bits
-/// at a fraction of SipHash's cost.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 << 8 | u64::from(byte)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-
-    fn write_u64(&mut self, id: u64) {
-        self.0 = id.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -546,7 +509,7 @@ mod tests {
             assert!(std::ptr::eq(first[1], bytes), "the other copy kept");
             assert_eq!(typed(copy), Some(share));
             assert_eq!(typed(words), None);
-            ThreadShares::default().exit();
+            drop(ThreadShares::default());
             set_typed(words, NonNull::from(&SHARES[1]).cast());
             assert_eq!(
                 (typed(bytes), typed(words), typed(copy)),
