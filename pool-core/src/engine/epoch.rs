@@ -7,7 +7,7 @@
 
 use crossbeam_utils::CachePadded;
 
-use crate::sync::{AtomicU64, Ordering, const_fn, global};
+use crate::sync::{AtomicU64, Ordering, global};
 
 /// An epoch counter. The pool reads it on every acquire and release with a
 /// relaxed load (a plain `mov` on x86 and arm64), and only compares it: the
@@ -17,12 +17,6 @@ use crate::sync::{AtomicU64, Ordering, const_fn, global};
 pub(crate) struct Epoch(AtomicU64);
 
 impl Epoch {
-    const_fn! {
-        pub(crate) fn new() -> Self {
-            Epoch(AtomicU64::new(0))
-        }
-    }
-
     /// The epoch, with a plain load, on the fast paths and for a slow path
     /// about to file objects in a shared store alike: there the ordering
     /// that matters comes from registering the pool (under the registry's
@@ -49,7 +43,7 @@ global! {
     /// (a user's counter, a counting allocator's totals) would make each of
     /// those reads a miss. `CachePadded` keeps it off the line pair the
     /// CPU's adjacent-line prefetcher moves together, too.
-    static EPOCH: CachePadded<Epoch> = CachePadded::new(Epoch::new());
+    static EPOCH: CachePadded<Epoch> = CachePadded::new(Epoch(AtomicU64::new(0)));
 }
 
 /// The process-wide epoch.

@@ -227,13 +227,10 @@ impl<T> Shared<T> {
 
 impl<T> Drop for Shared<T> {
     /// The store's end (a run-time pool's): its objects go through a
-    /// graveyard, as every object the store lets go of does.
+    /// graveyard, as every object the store lets go of does, expired (the
+    /// counts of a store at its end are read by no one).
     fn drop(&mut self) {
-        let mut graveyard = self.graveyard();
-        let mut tiers = lock(&self.tiers);
-        graveyard.bury(std::mem::take(&mut tiers.primary));
-        graveyard.bury(std::mem::take(&mut tiers.victim));
-        drop(tiers);
+        self.lock(0).expire_all();
     }
 }
 

@@ -121,8 +121,9 @@ impl RawCache {
 
     #[inline]
     pub(super) fn slot(&self) -> &Slot<Local> {
-        // SAFETY: the slot is freed only by this handle's `drop`; `UNSET`
-        // is a static.
+        // SAFETY: the slot is freed only by `retire`, which first points
+        // the cache at `UNSET`, a static; no operation is inside it then
+        // (the thread's exit, or its drop).
         unsafe { self.slot.get().as_ref() }
     }
 
