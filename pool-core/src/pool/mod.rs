@@ -43,7 +43,7 @@ use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 use config::{ByteBounds, HeapFn, MakeFn, PoolConfig, ResetFn, ResetOn, RetainFn, ShrinkFn};
 use guard::{Abandoned, Home, Pooled, Released};
-use runtime::threads::{Memo, ShareHead};
+use runtime::threads::ShareHead;
 use state::StateRef;
 
 /// A pool of reusable `T`s: per-thread caches in front of a bounded shared
@@ -118,7 +118,7 @@ pub(crate) struct Runtime<T: Reset + Send + 'static> {
     /// The pool's id, the key of the threads' memos (`runtime::threads`),
     /// and its entry in them.
     pub(crate) id: u64,
-    pub(crate) at: runtime::threads::Entry,
+    pub(crate) at: runtime::threads::MemoEntry,
     /// The pool's functions, one table per pooled type.
     pub(crate) fns: &'static RuntimeFns<T>,
 }
@@ -218,7 +218,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// the memo gives on the fast path.
     #[inline(always)]
     pub(crate) fn acquire_runtime(&self, runtime: &Runtime<T>) -> Pooled<T> {
-        if let Memo::Hit(share) = runtime::threads::get(runtime.id, runtime.at) {
+        if let Some(share) = runtime::threads::get(runtime.id, runtime.at) {
             // SAFETY: recorded for this pool (ids are never reused), so
             // this thread's share of it (`runtime::threads`'s invariant),
             // alive as long as the pool, which `self` keeps alive; a share

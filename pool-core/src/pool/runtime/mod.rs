@@ -350,7 +350,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
                     Runtime {
                         inner: NonNull::new_unchecked(base).cast(),
                         id,
-                        at: threads::entry(id),
+                        at: threads::memo_entry(id),
                         fns: &Inner::<T>::FNS,
                     },
                 )

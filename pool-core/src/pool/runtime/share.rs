@@ -46,7 +46,7 @@ use std::sync::{Arc, Weak};
 
 use crossbeam_utils::CachePadded;
 
-use super::threads::{self, Exit, Memo, ONE, ShareHead};
+use super::threads::{self, Exit, ONE, ShareHead};
 use crate::engine::cache::{RawCache, put_shared};
 use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
@@ -257,18 +257,14 @@ impl<T: Reset + Send + 'static> Inner<T> {
     }
 
     /// The calling thread's share: from the thread's memo, or else through
-    /// [`share_slow`]. `None` once the thread is destroying its
-    /// list (see [`Memo::Off`]).
+    /// [`share_slow`]. `None` once the thread is destroying its list.
     #[inline]
     pub(super) fn share(&self) -> Option<NonNull<ThreadShare<T>>> {
-        match threads::get(self.erased.id, self.erased.at) {
-            // Recorded by `share_slow`, on this thread, for the pool whose
-            // id this is (ids are never reused), which is alive: `self` is
-            // it. So it is this thread's share (`threads`'s invariant).
-            Memo::Hit(share) => Some(share.cast()),
-            Memo::Miss => share_slow(self),
-            Memo::Off => None,
-        }
+        // A hit was recorded by `share_slow`, on this thread, for the pool
+        // whose id this is (ids are never reused), which is alive: `self`
+        // is it. So it is this thread's share (`threads`'s invariant).
+        let hit = threads::get(self.erased.id, self.erased.at);
+        hit.map(NonNull::cast).or_else(|| share_slow(self))
     }
 }
 

@@ -180,22 +180,11 @@ pub(crate) fn own_token() -> u64 {
     })
 }
 
-/// What the memo knows of a run-time pool's cache on this thread.
-pub(crate) enum Memo {
-    /// The cache recorded for the pool.
-    Hit(NonNull<()>),
-    /// Nothing recorded: look the cache up.
-    Miss,
-    /// The thread has destroyed its list of shares, or is destroying it,
-    /// and its memo is off: the operation goes without a cache.
-    Off,
-}
-
-/// Which of the memo's four entries a run-time pool's id picks ([`entry`]):
-/// kept by the pool, so that a lookup does not compute it, and an enum, so
-/// that indexing with it needs no bounds check.
+/// Which of the memo's four entries a run-time pool's id picks
+/// ([`memo_entry`]): kept by the pool, so that a lookup does not compute
+/// it, and an enum, so that indexing with it needs no bounds check.
 #[derive(Clone, Copy)]
-pub(crate) enum Entry {
+pub(crate) enum MemoEntry {
     A,
     B,
     C,
@@ -203,33 +192,29 @@ pub(crate) enum Entry {
 }
 
 /// The memo's entry of the run-time pool `id`.
-pub(crate) fn entry(id: u64) -> Entry {
-    [Entry::A, Entry::B, Entry::C, Entry::D][(id % 4) as usize]
+pub(crate) fn memo_entry(id: u64) -> MemoEntry {
+    [MemoEntry::A, MemoEntry::B, MemoEntry::C, MemoEntry::D][(id % 4) as usize]
 }
 
 /// The cache this thread recorded for the run-time pool `id`, whose entry
-/// is `at` ([`entry`]), if any.
+/// is `at` ([`memo_entry`]), if any. A thread whose memo is off has none,
+/// nor a list to look in ([`share`] gives `None`).
 #[inline]
-pub(crate) fn get(id: u64, at: Entry) -> Memo {
-    if !MODELLED {
-        let at = at as usize;
-        let (known, cache) = MEMO.with(|memo| (memo.ids[at].get(), memo.shares[at].get()));
-        // Ids start at 1 and `OFF` is none: a match is a recorded cache.
-        if known == id {
-            return Memo::Hit(cache);
-        }
-        if known == OFF {
-            return Memo::Off;
-        }
+pub(crate) fn get(id: u64, at: MemoEntry) -> Option<NonNull<()>> {
+    if MODELLED {
+        return None;
     }
-    Memo::Miss
+    let at = at as usize;
+    let (known, cache) = MEMO.with(|memo| (memo.ids[at].get(), memo.shares[at].get()));
+    // Ids start at 1 and `OFF` is none: a match is a recorded cache.
+    (known == id).then_some(cache)
 }
 
 /// Records `cache` as this thread's cache of the run-time pool `id`, as
 /// the thread's list gives it (module docs).
 fn set(id: u64, cache: NonNull<()>) {
     if !MODELLED {
-        let at = entry(id) as usize;
+        let at = memo_entry(id) as usize;
         MEMO.with(|memo| {
             if memo.ids[at].get() != OFF {
                 memo.ids[at].set(id);
