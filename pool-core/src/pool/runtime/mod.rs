@@ -110,12 +110,11 @@ use threads::HELD;
 /// assert!(pool.acquire().capacity() >= size);
 /// ```
 pub struct PoolBuilder<T: Reset + Send + 'static> {
-    create: CreateClosure<T>,
-    capacity: usize,
-    thread_capacity: usize,
-    retain: Option<RetainClosure<T>>,
-    reset_on: ResetOn,
-    bytes: ByteBounds,
+    /// The pool's configuration, its closures pointing into `closures`.
+    config: PoolConfig<T>,
+    /// The constructor and the `retain` test, which [`build`](Self::build)
+    /// moves, with `config`, into the pool's allocation.
+    closures: (Option<CreateClosure<T>>, Option<RetainClosure<T>>),
     name: &'static str,
 }
 
@@ -139,14 +138,22 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// s.push_str("world");
     /// ```
     pub fn builder(create: impl Fn() -> T + Send + Sync + 'static) -> PoolBuilder<T> {
-        PoolBuilder {
-            create: Arc::new(create),
+        let create: CreateClosure<T> = Arc::new(create);
+        let config = PoolConfig {
+            // SAFETY: the closure is the `Arc` that `build` moves into the
+            // pool's allocation, dropped after its `Pool` (module docs).
+            create: Create::Closure(unsafe { Closure::new(&*create) }),
             capacity: DEFAULT_CAPACITY,
             thread_capacity: DEFAULT_THREAD_CAPACITY,
             retain: None,
             reset_on: ResetOn::Release,
             bytes: ByteBounds::DEFAULT,
-            name: type_label::<T>(),
+        };
+        let (closures, name) = ((Some(create), None), type_label::<T>());
+        PoolBuilder {
+            config,
+            closures,
+            name,
         }
     }
 }
@@ -161,7 +168,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn capacity(mut self, capacity: usize) -> Self {
-        self.capacity = capacity;
+        self.config.capacity = capacity;
         self
     }
 
@@ -174,7 +181,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn thread_capacity(mut self, thread_capacity: usize) -> Self {
-        self.thread_capacity = thread_capacity;
+        self.config.thread_capacity = thread_capacity;
         self
     }
 
@@ -210,7 +217,11 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn retain(mut self, retain: impl Fn(&T) -> bool + Send + Sync + 'static) -> Self {
-        self.retain = Some(Arc::new(retain));
+        let retain: RetainClosure<T> = Arc::new(retain);
+        // SAFETY: as for `create` (`Pool::builder`).
+        let test = Retain::Closure(unsafe { Closure::new(&*retain) });
+        self.config.retain = Some((test, config::retains::<T> as config::RetainFn));
+        self.closures.1 = Some(retain);
         self
     }
 
@@ -231,7 +242,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn reset_on_acquire(mut self) -> Self {
-        self.reset_on = ResetOn::Acquire;
+        self.config.reset_on = ResetOn::Acquire;
         self
     }
 
@@ -244,7 +255,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn max_bytes(mut self, max_bytes: usize) -> Self {
-        self.bytes.max = Some(max_bytes);
+        self.config.bytes.max = Some(max_bytes);
         self
     }
 
@@ -257,7 +268,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn calibrate(mut self, calibrate: bool) -> Self {
-        self.bytes.calibrate = calibrate;
+        self.config.bytes.calibrate = calibrate;
         self
     }
 
@@ -270,7 +281,7 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// ```
     #[must_use]
     pub fn max_idle_bytes(mut self, max_idle_bytes: usize) -> Self {
-        self.bytes.max_idle = Some(max_idle_bytes);
+        self.config.bytes.max_idle = Some(max_idle_bytes);
         self
     }
 
@@ -283,24 +294,9 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
     /// assert_eq!(pool.stats().idle, 1);
     /// ```
     pub fn build(self) -> PoolHandle<T> {
-        let config = PoolConfig {
-            // SAFETY: the closure is the `Arc` that `Inner::make` moves into
-            // the pool's allocation, dropped after its `Pool` (module docs).
-            create: Create::Closure(unsafe { Closure::new(&*self.create) }),
-            capacity: self.capacity,
-            thread_capacity: self.thread_capacity,
-            retain: self.retain.as_deref().map(|retain| {
-                // SAFETY: as for `create`.
-                let retain = Retain::Closure(unsafe { Closure::new(retain) });
-                (retain, config::retains::<T> as config::RetainFn)
-            }),
-            reset_on: self.reset_on,
-            bytes: self.bytes,
-        };
-        let share_home = share::home(self.reset_on, self.retain.is_some());
-        let closures = (Some(self.create), self.retain);
+        let share_home = share::home(self.config.reset_on, self.closures.1.is_some());
         PoolHandle {
-            inner: Inner::make(config, share_home, self.name, closures),
+            inner: Inner::make(self.config, share_home, self.name, self.closures),
         }
     }
 }
@@ -384,10 +380,10 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PoolBuilder")
             .field("name", &self.name)
-            .field("capacity", &self.capacity)
-            .field("thread_capacity", &self.thread_capacity)
-            .field("retain", &self.retain.is_some())
-            .field("reset_on", &self.reset_on)
+            .field("capacity", &self.config.capacity)
+            .field("thread_capacity", &self.config.thread_capacity)
+            .field("retain", &self.config.retain.is_some())
+            .field("reset_on", &self.config.reset_on)
             .finish_non_exhaustive()
     }
 }
