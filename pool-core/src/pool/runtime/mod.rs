@@ -69,7 +69,7 @@ pub(crate) mod generic;
 mod share;
 pub(crate) mod threads;
 
-use std::any::{Any, TypeId};
+use std::any::{Any, TypeId, type_name};
 use std::cell::RefCell;
 use std::fmt;
 use std::ops::Deref;
@@ -149,7 +149,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             reset_on: ResetOn::Release,
             bytes: ByteBounds::DEFAULT,
         };
-        let (closures, name) = ((Some(create), None), type_label::<T>());
+        let (closures, name) = ((Some(create), None), tables().label(type_name::<T>()));
         PoolBuilder {
             config,
             closures,
@@ -327,7 +327,10 @@ impl<T: Reset + Send + 'static> Inner<T> {
             release: release_counted::<T>,
             abandon: abandon_counted::<T>,
         };
-        let id = next_pool_id();
+        // A unique id, never reused: the key of the threads' memos and
+        // lists (`threads`). Only uniqueness matters, so no model needs it.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Arc::new_cyclic(|weak: &Weak<Inner<T>>| {
             let base = weak.as_ptr().cast_mut();
             // SAFETY: `base` points into the allocation being made, whose
@@ -386,13 +389,6 @@ impl<T: Reset + Send + 'static> fmt::Debug for PoolBuilder<T> {
             .field("reset_on", &self.config.reset_on)
             .finish_non_exhaustive()
     }
-}
-
-/// A unique id for a run-time pool, never reused: the key of the calling
-/// thread's memo (`threads`). Only uniqueness matters, so no model needs it.
-fn next_pool_id() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A pool made at run time with [`Pool::builder`]: a handle to it.
@@ -642,11 +638,6 @@ extern "C" fn hold_tables() {
 extern "C" fn release_tables() {
     let held = TABLES_ACROSS_FORK.try_with(|held| held.borrow_mut().take());
     drop(held);
-}
-
-/// The default name of a pool of `T`s.
-pub(crate) fn type_label<T: ?Sized>() -> &'static str {
-    tables().label(std::any::type_name::<T>())
 }
 
 impl Tables {

@@ -25,7 +25,7 @@
 //! guard's count exactly once, last, also when the reset, the `retain`
 //! test or a destructor panics ([`GiveBack`]), and touches nothing of the
 //! pool after it unless its addition closed the share. An object goes to
-//! the share's cache only on the share's owner thread (`ThreadShare::own_cache`),
+//! the share's cache only on the share's owner thread (`share_release`),
 //! else to the calling thread's own share.
 //!
 //! How a run-time pool's `Pool` reaches the calling thread's share past the
@@ -198,21 +198,6 @@ impl<T: Reset + Send + 'static> ThreadShare<T> {
     pub(super) unsafe fn own(&self) {
         self.owner.store(threads::own_token(), Ordering::Relaxed);
     }
-
-    /// The owner's cache, if the calling thread is the owner: a release's
-    /// way to its thread's cache without a lookup. (Relaxed is enough:
-    /// only this thread stores its token, so reading it, this thread
-    /// reads its own last store, made as it took the share; had it handed
-    /// the share back since, it would read `NOBODY` or a later owner's
-    /// token.)
-    #[inline]
-    pub(super) fn own_cache(&self) -> Option<&RawCache> {
-        if self.owner.load(Ordering::Relaxed) == threads::token() {
-            Some(self.cache())
-        } else {
-            None
-        }
-    }
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
@@ -221,22 +206,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
     #[inline]
     pub(super) fn this(&self) -> NonNull<Inner<T>> {
         self.erased.inner.cast()
-    }
-
-    /// An acquire through `share`, the calling thread's.
-    #[inline]
-    fn acquire_through(&self, share: NonNull<ThreadShare<T>>) -> Pooled<T> {
-        // SAFETY: this thread's share, alive as long as the pool (which the
-        // caller's `&self` keeps alive); other threads touch only its
-        // `back`.
-        let here = unsafe { share.as_ref() };
-        let now = epoch().now();
-        let value = self.pool.take(&self.pool.config, Some(here.cache()), now);
-        here.head.lent.lend_held();
-        // SAFETY: the guard's count on the share, which holds the pool
-        // (`ThreadShare`'s invariant), is given back by `share_release` or
-        // `share_abandon`; the share's home is its first field (`repr(C)`).
-        unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
     }
 
     /// An acquire on a thread that is destroying its thread-locals, which
@@ -284,10 +253,20 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
     // SAFETY: the caller's promise; `pool`, in it, keeps it alive.
     let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
     debug_assert!(std::ptr::eq(pool, &inner.pool), "the pool in `inner`");
-    match inner.share() {
-        Some(share) => inner.acquire_through(share),
-        None => inner.acquire_counted(),
-    }
+    let Some(share) = inner.share() else {
+        return inner.acquire_counted();
+    };
+    // SAFETY: this thread's share, alive as long as the pool (which the
+    // caller's `pool` keeps alive); other threads touch only its `back`.
+    let here = unsafe { share.as_ref() };
+    let value = inner
+        .pool
+        .take(&inner.pool.config, Some(here.cache()), epoch().now());
+    here.head.lent.lend_held();
+    // SAFETY: the guard's count on the share, which holds the pool
+    // (`ThreadShare`'s invariant), is given back by `share_release` or
+    // `share_abandon`; the share's home is its first field (`repr(C)`).
+    unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
@@ -370,11 +349,15 @@ fn share_release<T: Reset + Send + 'static, const RESET: bool, const RETAIN: boo
     let give_back = unsafe { GiveBack::new(home) };
     let (here, inner) = give_back.get();
     // The guard's own share, if this thread owns it (the common case:
-    // released where it was acquired); else this thread's share. Past the
-    // owner's cache, with the count (`GiveBack::then`).
-    let Some(cache) = here.own_cache() else {
+    // released where it was acquired); else this thread's share, with the
+    // count (`GiveBack::then`). Relaxed is enough: only this thread stores
+    // its token, so it reads its own last store, made as it took the
+    // share; had it handed the share back since, it would read `NOBODY` or
+    // a later owner's token.
+    if here.owner.load(Ordering::Relaxed) != threads::token() {
         return give_back.then(move |(_, inner)| inner.put(value.0));
-    };
+    }
+    let cache = here.cache();
     let config = &inner.pool.config;
     let Some(value) = inner.pool.prepare(config, value.0, RESET, RETAIN) else {
         return;
@@ -444,53 +427,6 @@ impl<T: Reset + Send + 'static> Inner<T> {
 }
 
 impl<T: Reset + Send + 'static> Inner<T> {
-    /// A share for a thread that has none: one an exited thread handed
-    /// back, with a new cache, or a new one; with the pool, for the
-    /// thread's list. `this` is the pool, with `Arc::as_ptr`'s provenance.
-    fn take_share(&self, this: NonNull<Inner<T>>) -> (Weak<dyn Exit>, NonNull<()>) {
-        let core = self.pool.state.core();
-        let mut shares = lock(&self.shares);
-        let share = match shares.free.pop() {
-            Some(Lent(share)) => {
-                self.hold_unless_closed(&shares, share);
-                drop(shares);
-                // A new cache (registered with the core, not under this
-                // lock), the old one retired by the last owner's exit.
-                let cache = RawCache::new(core);
-                // SAFETY: off the free list, so this thread owns it now and
-                // has not used it (no reference to its cache is live); its
-                // last owner put it there under the lock just released.
-                unsafe {
-                    share.as_ref().head.cache.replace(cache);
-                    share.as_ref().own();
-                }
-                share
-            }
-            None => {
-                // The new share's cache registers with the pool's core:
-                // not under this lock.
-                drop(shares);
-                let share = Box::new(ThreadShare::new(this, core, self.share_home));
-                // SAFETY: from `Box::into_raw`, so not null, with the
-                // provenance of the whole box, which only the pool's drop
-                // frees.
-                let share = unsafe { NonNull::new_unchecked(Box::into_raw(share)) };
-                // SAFETY: made for this thread, not yet listed.
-                unsafe { share.as_ref().own() };
-                let mut shares = lock(&self.shares);
-                shares.all.push(Lent(share));
-                self.hold_unless_closed(&shares, share);
-                share
-            }
-        };
-        // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
-        // `&Pool` holds a strong count for the call, which `ManuallyDrop`
-        // leaves as it is: this only makes a `Weak`.
-        let pool = ManuallyDrop::new(unsafe { Arc::from_raw(this.as_ptr().cast_const()) });
-        let pool: Weak<Inner<T>> = Arc::downgrade(&pool);
-        (pool, share.cast())
-    }
-
     /// Makes `share`, which the calling thread is taking, hold the pool,
     /// unless the pool is closed: so every share an acquire reaches holds
     /// it (an acquire needs a handle, and handles never come back once
@@ -526,14 +462,61 @@ impl<T: Reset + Send + 'static> Exit for Inner<T> {
 }
 
 /// The calling thread's share of the pool `inner`, when its memo has none:
-/// through the thread's list, which records it in the memo. What
-/// `Inner::share` calls on a memo miss.
+/// through the thread's list, which records it in the memo, or else taken
+/// from the pool (one an exited thread handed back, with a new cache, or a
+/// new one) and listed with the pool. What `Inner::share` calls on a memo
+/// miss.
 #[cold]
 #[inline(never)]
 pub(super) fn share_slow<T: Reset + Send + 'static>(
     inner: &Inner<T>,
 ) -> Option<NonNull<ThreadShare<T>>> {
-    threads::share(inner.erased.id, || inner.take_share(inner.this())).map(NonNull::cast)
+    // The pool, with `Arc::as_ptr`'s provenance.
+    let this = inner.this();
+    let share = threads::share(inner.erased.id, || {
+        let core = inner.pool.state.core();
+        let mut shares = lock(&inner.shares);
+        let share = match shares.free.pop() {
+            Some(Lent(share)) => {
+                inner.hold_unless_closed(&shares, share);
+                drop(shares);
+                // A new cache (registered with the core, not under this
+                // lock), the old one retired by the last owner's exit.
+                let cache = RawCache::new(core);
+                // SAFETY: off the free list, so this thread owns it now and
+                // has not used it (no reference to its cache is live); its
+                // last owner put it there under the lock just released.
+                unsafe {
+                    share.as_ref().head.cache.replace(cache);
+                    share.as_ref().own();
+                }
+                share
+            }
+            None => {
+                // The new share's cache registers with the pool's core:
+                // not under this lock.
+                drop(shares);
+                let share = Box::new(ThreadShare::new(this, core, inner.share_home));
+                // SAFETY: from `Box::into_raw`, so not null, with the
+                // provenance of the whole box, which only the pool's drop
+                // frees.
+                let share = unsafe { NonNull::new_unchecked(Box::into_raw(share)) };
+                // SAFETY: made for this thread, not yet listed.
+                unsafe { share.as_ref().own() };
+                let mut shares = lock(&inner.shares);
+                shares.all.push(Lent(share));
+                inner.hold_unless_closed(&shares, share);
+                share
+            }
+        };
+        // SAFETY: `this` has `Arc::as_ptr`'s provenance, and the caller's
+        // `&Pool` holds a strong count for the call, which `ManuallyDrop`
+        // leaves as it is: this only makes a `Weak`.
+        let pool = ManuallyDrop::new(unsafe { Arc::from_raw(this.as_ptr().cast_const()) });
+        let pool: Weak<Inner<T>> = Arc::downgrade(&pool);
+        (pool, share.cast())
+    })?;
+    Some(share.cast())
 }
 
 /// The `put` of a run-time pool's `Pool` (`crate::pool::Runtime`): files a
