@@ -148,22 +148,6 @@ impl Drop for Deferred {
 /// explore a lock that only a fork fills.
 static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Drops the pools that forks kept alive ([`DEFERRED`]), with no lock held:
-/// their destructors are user code.
-fn drop_deferred() {
-    // Cleared before the list is taken: a fork's pools appended after it
-    // set it again, for the next rotation.
-    if !FORKED.swap(false, std::sync::atomic::Ordering::Acquire) {
-        return;
-    }
-    let deferred = {
-        let _fork = excluded();
-        let _pools = lock(&POOLS);
-        std::mem::take(&mut *lock(&DEFERRED))
-    };
-    drop(deferred);
-}
-
 /// Adds `pool` to the set that [`rotate`] ages, once: `registered` is the
 /// pool's flag, set under the registry's lock after the pool is in the list,
 /// so a thread that sees it set knows every later rotation sees the pool.
@@ -185,7 +169,18 @@ pub(crate) fn register(pool: Entry, registered: &AtomicBool) -> bool {
 /// Every registered pool, copied, so that no lock is held while the caller
 /// visits them (a destructor may itself touch a pool, or rotate).
 pub(crate) fn entries() -> Vec<Entry> {
-    drop_deferred();
+    // The pools that forks kept alive ([`DEFERRED`]), dropped with no lock
+    // held: their destructors are user code. The flag is cleared before the
+    // list is taken: a fork's pools appended after it set it again, for the
+    // next rotation.
+    if FORKED.swap(false, std::sync::atomic::Ordering::Acquire) {
+        let deferred = {
+            let _fork = excluded();
+            let _pools = lock(&POOLS);
+            std::mem::take(&mut *lock(&DEFERRED))
+        };
+        drop(deferred);
+    }
     let _fork = excluded();
     lock(&POOLS).clone()
 }

@@ -211,7 +211,23 @@ impl<T> Shared<T> {
             tiers: lock(&self.tiers),
             graveyard: self.graveyard(),
         };
-        locked.advance_to(now);
+        let tiers = &mut *locked.tiers;
+        if now > tiers.epoch {
+            let expired = if now - tiers.epoch == 1 {
+                // The old victims go, in their own buffer, to the graveyard;
+                // the primary tier becomes the victim tier, keeping its
+                // buffer, and the new primary tier starts empty, unallocated.
+                let old_victim = std::mem::take(&mut tiers.victim);
+                tiers.victim = std::mem::take(&mut tiers.primary);
+                old_victim
+            } else {
+                let mut expired = std::mem::take(&mut tiers.victim);
+                expired.append(&mut tiers.primary);
+                expired
+            };
+            tiers.epoch = now;
+            locked.expire(expired);
+        }
         locked
     }
 
@@ -266,27 +282,6 @@ impl<'a, T> Locked<'a, T> {
     pub(crate) fn unlock(mut self) -> Graveyard<'a, T> {
         let store = self.graveyard.store;
         std::mem::replace(&mut self.graveyard, store.graveyard())
-    }
-
-    fn advance_to(&mut self, now: u64) {
-        let tiers = &mut *self.tiers;
-        if now <= tiers.epoch {
-            return;
-        }
-        let expired = if now - tiers.epoch == 1 {
-            // The old victims go, in their own buffer, to the graveyard; the
-            // primary tier becomes the victim tier, keeping its buffer, and
-            // the new primary tier starts empty, unallocated.
-            let old_victim = std::mem::take(&mut tiers.victim);
-            tiers.victim = std::mem::take(&mut tiers.primary);
-            old_victim
-        } else {
-            let mut expired = std::mem::take(&mut tiers.victim);
-            expired.append(&mut tiers.primary);
-            expired
-        };
-        tiers.epoch = now;
-        self.expire(expired);
     }
 
     /// Expires `dead`, objects of this pool that were idle: buried, and
