@@ -158,7 +158,7 @@ impl PoolCore {
     #[inline(never)]
     fn register_slow(&self) {
         let entry = match &self.owner {
-            Some(owner) => Entry::Owned(owner.clone()),
+            Some(owner) => Entry::Runtime(owner.clone()),
             // SAFETY: a core without an owner was made by `PoolState::new`,
             // and every way into one of those takes the state as
             // `&'static` (`__private::finish`, with its unset caches,

@@ -56,14 +56,14 @@ pub(crate) enum Entry {
     /// A pool made at run time: its allocation, which the registry does not
     /// keep alive. Once every handle and guard is gone, `rotate` drops the
     /// entry.
-    Owned(Weak<dyn Rotate>),
+    Runtime(Weak<dyn Rotate>),
 }
 
 /// A pool the registry holds, for the length of one visit.
 #[derive(Clone)]
 pub(crate) enum Visited {
     Static(&'static dyn Rotate),
-    Owned(Arc<dyn Rotate>),
+    Runtime(Arc<dyn Rotate>),
 }
 
 impl Entry {
@@ -71,18 +71,18 @@ impl Entry {
     pub(crate) fn visit(&self) -> Option<Visited> {
         match self {
             Entry::Static(pool) => Some(Visited::Static(*pool)),
-            Entry::Owned(pool) => pool.upgrade().map(Visited::Owned),
+            Entry::Runtime(pool) => pool.upgrade().map(Visited::Runtime),
         }
     }
 
     fn is_gone(&self) -> bool {
-        matches!(self, Entry::Owned(pool) if pool.strong_count() == 0)
+        matches!(self, Entry::Runtime(pool) if pool.strong_count() == 0)
     }
 }
 
 impl Drop for Visited {
     fn drop(&mut self) {
-        if let Visited::Owned(pool) = self {
+        if let Visited::Runtime(pool) = self {
             pool.leave();
         }
     }
@@ -94,7 +94,7 @@ impl std::ops::Deref for Visited {
     fn deref(&self) -> &(dyn Rotate + 'static) {
         match self {
             Visited::Static(pool) => *pool,
-            Visited::Owned(pool) => &**pool,
+            Visited::Runtime(pool) => &**pool,
         }
     }
 }
