@@ -595,12 +595,12 @@ macro_rules! impl_reset_for_tuples {
         // type does not: twelve tuple arities are not what the user needs
         // to read there.
         #[diagnostic::do_not_recommend]
+        #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
         impl<$head: Reset, $($tail: Reset),*> Reset for ($head, $($tail,)*) {
             const HEAP: Heap = $head::HEAP$(.and($tail::HEAP))*;
 
             #[inline]
             fn reset(&mut self) {
-                #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
                 let ($head, $($tail,)*) = self;
                 $head.reset();
                 $($tail.reset();)*
@@ -608,14 +608,12 @@ macro_rules! impl_reset_for_tuples {
 
             #[inline]
             fn heap_bytes(&mut self) -> usize {
-                #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
                 let ($head, $($tail,)*) = self;
                 $head.heap_bytes() $(+ $tail.heap_bytes())*
             }
 
             #[inline]
             fn shrink_to_bytes(&mut self, max: usize) -> usize {
-                #[allow(non_snake_case, reason = "bindings reuse the type parameter names")]
                 let ($head, $($tail,)*) = self;
                 let kept = $head.shrink_to_bytes(max);
                 $(let kept = kept + $tail.shrink_to_bytes(max.saturating_sub(kept));)*
