@@ -191,14 +191,6 @@ unsafe impl<F: ?Sized + Send + Sync> Send for Closure<F> {}
 // SAFETY: as above.
 unsafe impl<F: ?Sized + Send + Sync> Sync for Closure<F> {}
 
-impl<F: ?Sized> Clone for Closure<F> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<F: ?Sized> Copy for Closure<F> {}
-
 impl<F: ?Sized> Closure<F> {
     /// # Safety
     ///
