@@ -102,9 +102,8 @@ impl ForkHold {
 
 impl Drop for ForkHold {
     fn drop(&mut self) {
-        while let Some(value) = self.0.pop() {
-            drop(value);
-        }
+        // The last taken first: each is dropped as it is popped.
+        while self.0.pop().is_some() {}
     }
 }
 
