@@ -24,10 +24,11 @@
 //! store's [`Dispose`], with no lock held; a destructor that panics does not
 //! stop the others, and no second panic meets the first.
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
 use crate::engine::erased::Dispose;
 use crate::engine::fork::ForkHold;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, MutexGuard, Ordering, const_fn, lock};
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 /// A pool's shared idle objects, laid out so that what every refill and
 /// spill touches is one cache line (`repr(C)`, aligned): the hints, the
