@@ -48,7 +48,6 @@ use crossbeam_utils::CachePadded;
 
 use super::threads::{self, Exit, ONE, ShareHead};
 use crate::engine::cache::{RawCache, put_shared};
-use crate::engine::core::CoreRef;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::ResetOn;
@@ -171,32 +170,11 @@ pub(super) const OPEN: usize = 1;
 unsafe impl<T: Reset + Send + 'static> Send for ThreadShare<T> {}
 
 impl<T: Reset + Send + 'static> ThreadShare<T> {
-    /// A new share of the pool at `inner`, with a cache of its own, whose
-    /// guards go back through `home` ([`home`]).
-    pub(super) fn new(inner: NonNull<Inner<T>>, core: CoreRef, home: Home<T>) -> Self {
-        ThreadShare {
-            head: ShareHead::new(home, RawCache::new(core)),
-            back: CachePadded::new(AtomicUsize::new(OPEN)),
-            inner,
-            owner: AtomicU64::new(threads::NOBODY),
-        }
-    }
-
     /// The owner's cache. Called by the share's owner only (or the pool's
     /// drop), which is not replacing it.
     #[inline]
     pub(super) fn cache(&self) -> &RawCache {
         self.head.cache.get()
-    }
-
-    /// Makes the calling thread the share's owner, as it takes the share.
-    ///
-    /// # Safety
-    ///
-    /// The caller is taking the share for its own: a new one, or one off
-    /// the pool's free list, taken under the pool's lock.
-    pub(super) unsafe fn own(&self) {
-        self.owner.store(threads::own_token(), Ordering::Relaxed);
     }
 }
 
@@ -235,6 +213,16 @@ impl<T: Reset + Send + 'static> Inner<T> {
         let hit = threads::get(self.erased.id, self.erased.at);
         hit.map(NonNull::cast).or_else(|| share_slow(self))
     }
+
+    /// The calling thread's cache, made (and registered) on first use;
+    /// `None` once the thread is destroying its thread-locals.
+    #[inline]
+    pub(super) fn cache(&self) -> Option<&RawCache> {
+        // SAFETY: a share lives as long as its pool, which `&self` keeps
+        // alive.
+        self.share()
+            .map(|share| unsafe { (*share.as_ptr()).cache() })
+    }
 }
 
 /// The `acquire` of a run-time pool's `Pool` past its fast path
@@ -267,18 +255,6 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
     // (`ThreadShare`'s invariant), is given back by `share_release` or
     // `share_abandon`; the share's home is its first field (`repr(C)`).
     unsafe { Pooled::new(value, share.cast::<Home<T>>()) }
-}
-
-impl<T: Reset + Send + 'static> Inner<T> {
-    /// The calling thread's cache, made (and registered) on first use;
-    /// `None` once the thread is destroying its thread-locals.
-    #[inline]
-    pub(super) fn cache(&self) -> Option<&RawCache> {
-        // SAFETY: a share lives as long as its pool, which `&self` keeps
-        // alive.
-        self.share()
-            .map(|share| unsafe { (*share.as_ptr()).cache() })
-    }
 }
 
 /// The home of the guards acquired through a share of a pool that resets
@@ -424,9 +400,7 @@ impl<T: Reset + Send + 'static> Inner<T> {
             self.pool.give(&self.pool.config, self.cache(), value);
         }
     }
-}
 
-impl<T: Reset + Send + 'static> Inner<T> {
     /// Makes `share`, which the calling thread is taking, hold the pool,
     /// unless the pool is closed: so every share an acquire reaches holds
     /// it (an acquire needs a handle, and handles never come back once
@@ -486,23 +460,28 @@ pub(super) fn share_slow<T: Reset + Send + 'static>(
                 // SAFETY: off the free list, so this thread owns it now and
                 // has not used it (no reference to its cache is live); its
                 // last owner put it there under the lock just released.
-                unsafe {
-                    share.as_ref().head.cache.replace(cache);
-                    share.as_ref().own();
-                }
+                let here = unsafe { share.as_ref() };
+                // SAFETY: as above.
+                unsafe { here.head.cache.replace(cache) };
+                here.owner.store(threads::own_token(), Ordering::Relaxed);
                 share
             }
             None => {
                 // The new share's cache registers with the pool's core:
                 // not under this lock.
                 drop(shares);
-                let share = Box::new(ThreadShare::new(this, core, inner.share_home));
+                // A new share, its cache its own, its guards' home
+                // `share_home` ([`home`]), this thread its owner.
+                let share = Box::new(ThreadShare {
+                    head: ShareHead::new(inner.share_home, RawCache::new(core)),
+                    back: CachePadded::new(AtomicUsize::new(OPEN)),
+                    inner: this,
+                    owner: AtomicU64::new(threads::own_token()),
+                });
                 // SAFETY: from `Box::into_raw`, so not null, with the
                 // provenance of the whole box, which only the pool's drop
                 // frees.
                 let share = unsafe { NonNull::new_unchecked(Box::into_raw(share)) };
-                // SAFETY: made for this thread, not yet listed.
-                unsafe { share.as_ref().own() };
                 let mut shares = lock(&inner.shares);
                 shares.all.push(Lent(share));
                 inner.hold_unless_closed(&shares, share);
