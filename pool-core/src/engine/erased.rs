@@ -91,6 +91,16 @@ impl Erased {
         self.0
     }
 
+    /// The object whose pointer is `ptr` ([`Erased::as_ptr`]).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is an `Erased`'s, whose object nothing else holds any more.
+    #[inline]
+    pub(crate) unsafe fn from_ptr(ptr: NonNull<u8>) -> Self {
+        Erased(ptr)
+    }
+
     /// Asks the CPU to bring the object's first 64 bytes into this core's
     /// cache, without waiting for them: a hint, which reads and writes
     /// nothing the program can observe, and is a no-op where it is not

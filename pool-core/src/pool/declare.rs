@@ -249,24 +249,39 @@ macro_rules! pool {
             $vis static $name: $ty = $init;
         }
     )+};
-    // Listed by `pools()` under `$pool_name`; `$ty` checked (see below).
+    // Listed by `pools()` under `$pool_name`; `$ty` checked: `$ty` again
+    // in a constant, so that a type that is no pool (`Pool<T>` of a `T`
+    // that is not `Send`, say) is reported there in the words of the
+    // static's own error (cargo prints the two once), and the constant
+    // fails, which makes the item type an error type (`Checked`), so that
+    // each use of it, which needs the same bounds, adds no error of its
+    // own. The release names the check unnamed: a constant named there
+    // would hide a pool of that name from `&$name`.
     (
         @named $pool_name:expr =>
         $(#[$attr:meta])*
         $vis:vis static $name:ident : $ty:ty = $init:expr;
     ) => {
         $crate::pool! {
-            @declare $pool_name, [{ let _: $ty; 0 }] =>
+            @declare $pool_name,
+            [const __POOL_CORE_CHECK: usize = { let _: $ty; 0 };]
+            [<<$ty as $crate::__private::Checked<[(); __POOL_CORE_CHECK]>>::Type
+                as $crate::__private::PoolType>::Item]
+            [<<$ty as $crate::__private::Checked<[(); { let _: $ty; 0 }]>>::Type
+                as $crate::__private::PoolType>::Item] =>
             $(#[$attr])*
             $vis static $name: $ty = $init;
         }
     };
-    // The derive's form, not part of the API: the pool is listed by
-    // `pools()` under the type's name rather than the static's, and `$check`
-    // is the constant that checks `$ty` (the derive's own check, through
-    // which its `$ty` is named, passes 0).
+    // Also the derive's form, not part of the API: the pool is listed by
+    // `pools()` under `$pool_name`, the type's name rather than the
+    // static's; `$check` is the constant that checks the type, and `$item`
+    // and `$release_item` name its item type in the statics and in the
+    // release. The derive passes no check and its struct as its own check
+    // names it (`<Request as Checked<[(); __POOL_CORE_SEND]>>::Type`),
+    // one projection, in both.
     (
-        @declare $pool_name:expr, [$($check:tt)*] =>
+        @declare $pool_name:expr, [$($check:item)?] [$item:ty] [$release_item:ty] =>
         $(#[$attr:meta])*
         $vis:vis static $name:ident : $ty:ty = $init:expr;
     ) => {
@@ -276,23 +291,10 @@ macro_rules! pool {
             unsafe {
                 $crate::__private::finish(
                     {
-                        // For `pool!`'s own statics, `$ty` again: a type that
-                        // is no pool (`Pool<T>` of a `T` that is not `Send`,
-                        // say) is reported here in the words of the static's
-                        // own error (cargo prints the two once), and the
-                        // constant fails, which makes the item type below an
-                        // error type (`Checked`), so that each use of it,
-                        // which needs the same bounds, adds no error of its
-                        // own.
-                        const __POOL_CORE_CHECK: usize = $($check)*;
-                        const __POOL_CORE_CONFIG: $crate::PoolConfig<
-                            <<$ty as $crate::__private::Checked<[(); __POOL_CORE_CHECK]>>::Type
-                                as $crate::__private::PoolType>::Item,
-                        > = $init;
-                        static __POOL_CORE_STATE: $crate::__private::PoolState<
-                            <<$ty as $crate::__private::Checked<[(); __POOL_CORE_CHECK]>>::Type
-                                as $crate::__private::PoolType>::Item,
-                        > = $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
+                        $($check)?
+                        const __POOL_CORE_CONFIG: $crate::PoolConfig<$item> = $init;
+                        static __POOL_CORE_STATE: $crate::__private::PoolState<$item> =
+                            $crate::__private::PoolState::new($pool_name, &__POOL_CORE_CONFIG);
                         $crate::__private::thread_local! {
                             static __POOL_CORE_LOCAL: $crate::__private::ThreadCache = const {
                                 // SAFETY: the key goes only to the pool `finish`
@@ -310,19 +312,9 @@ macro_rules! pool {
                         // inlined.
                         #[allow(clippy::inline_always)]
                         #[inline(always)]
-                        // The same check, unnamed: a constant named here
-                        // would hide a pool of that name from `&$name`.
                         fn __pool_core_release(
-                            _: ::core::ptr::NonNull<
-                                $crate::__private::Home<
-                                    <<$ty as $crate::__private::Checked<[(); $($check)*]>>::Type
-                                        as $crate::__private::PoolType>::Item,
-                                >,
-                            >,
-                            __pool_core_value: $crate::__private::Released<
-                                <<$ty as $crate::__private::Checked<[(); $($check)*]>>::Type
-                                    as $crate::__private::PoolType>::Item,
-                            >,
+                            _: ::core::ptr::NonNull<$crate::__private::Home<$release_item>>,
+                            __pool_core_value: $crate::__private::Released<$release_item>,
                         ) {
                             $crate::__private::release(&$name, __pool_core_value)
                         }
@@ -365,5 +357,6 @@ fn abandon_static<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aban
     // SAFETY: a static pool's home is its first field (`repr(C)`), and the
     // pool lives for ever.
     let pool = unsafe { home.cast::<Pool<T>>().as_ref() };
-    pool.abandon(value);
+    // The core directly: no typed step is left to an abandon.
+    pool.state.core.abandon(value.erase());
 }

@@ -1,7 +1,7 @@
 //! The typed pools, on the engine: [`Pool`], the one pool type every kind
 //! of pool is (a `pool!` static, a derived type's pool, a run-time pool
-//! behind its handle, a generic struct's pool): its fast paths, its slow
-//! paths without the type, and what enters or leaves a pool other than
+//! behind its handle, a generic struct's pool): its fast paths, their
+//! steps past the user's code without the type, and what enters or leaves a pool other than
 //! through a guard ([`Pool::prefill`], [`Pool::put`], [`Pool::clear`]).
 //!
 //! Invariants:
@@ -15,9 +15,10 @@
 //!    core is given, and every function handed with it (`make`, `reset`,
 //!    `retains` of `config`, with the pool's `Create<T>` or `Retain<T>`)
 //!    was made for that pool's `T` (`crate::pool::state`). Only the fast
-//!    paths are generic over `T`; a miss or an overflow goes, erased, to
-//!    the slow paths here and in `crate::engine::cache`, compiled once in
-//!    pool-core.
+//!    paths are generic over `T`, up to the user's `reset` and
+//!    `heap_bytes`; the rest goes, erased, to the steps here (`taken`,
+//!    `keep`, `offer`), the slow paths of `erased_paths` and
+//!    `crate::engine::cache`, compiled once in pool-core.
 //! 3. Every way in or out goes the way the guard paths go (the same reset,
 //!    `retain` test, bounds and counters; rotation's handshake to reach
 //!    other threads' caches), so the statistics stay exact and no user
@@ -25,6 +26,7 @@
 
 pub(crate) mod config;
 pub(crate) mod declare;
+mod erased_paths;
 pub(crate) mod guard;
 pub(crate) mod runtime;
 pub(crate) mod state;
@@ -33,15 +35,15 @@ pub(crate) mod template;
 use std::fmt;
 use std::ptr::NonNull;
 
-use crate::engine::bytes::COLD_CAP;
-use crate::engine::cache::{Bytes, Held, RawCache, ThreadCache, put_shared, take_shared};
+use crate::engine::cache::{Bytes, RawCache, ThreadCache, put_shared};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::{Boxed, Erased, boxed_with, untyped};
 use crate::engine::slot::epoch;
 use crate::engine::stats::Stats;
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
-use config::{ByteBounds, HeapFn, MakeFn, PoolConfig, ResetFn, ResetOn, RetainFn, ShrinkFn};
+use config::{ByteBounds, HeapFn, PoolConfig, ResetFn, ResetOn, RetainFn, ShrinkFn};
+use erased_paths::{keep_if, over_bound, take_missed};
 use guard::{Abandoned, Home, Pooled, Released};
 use runtime::threads::ShareHead;
 use state::StateRef;
@@ -271,58 +273,64 @@ impl<T: Reset + Send + 'static> Pool<T> {
         let Some(cache) = cache else {
             return self.miss(None, now);
         };
-        let Some(value) = cache.pop(now) else {
+        let Some(mut value) = cache.pop(now) else {
             return self.miss(Some(cache), now);
         };
+        let steps = Self::steps(config);
+        // Constants in a `pool!` static: a type that reports no bytes, in
+        // a pool that resets on release, takes no more step.
+        if steps.0.is_some() || steps.1.is_some() {
+            // With a budget, the bytes are the pool's own counter's.
+            let counter = match config.bytes.max_idle {
+                Some(_) => None,
+                None => Some(cache),
+            };
+            // SAFETY: the object is this pool's, the functions its `T`'s.
+            value = unsafe { taken(&self.state.core, counter, value, steps) };
+        }
         // SAFETY: the cache's objects are `Boxed<T>`s of this `T` (the
         // erasure invariant, `crate::pool::state`).
-        let mut value = unsafe { value.into_boxed::<T>() };
-        // The user's `heap_bytes` and `reset` under one guard, as in
-        // [`Pool::reset`].
-        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
-        // A constant: a type that reports no bytes is never measured.
-        if T::HEAP.is_counted() {
-            let held = value.heap_bytes();
-            // With a budget, the pool's own counter (a constant test
-            // in a `pool!` static).
-            match config.bytes.max_idle {
-                Some(_) => self.state.core.count_idle_out(held),
-                None => cache.count_out(held),
-            }
-        }
-        // A constant in a `pool!` static: folded away there.
-        if config.reset_on == ResetOn::Acquire {
-            value.reset();
-        }
-        std::mem::forget(on_unwind);
-        value
+        unsafe { value.into_boxed() }
     }
 
-    /// An acquire that found nothing in the thread's cache: [`take_missed`]
-    /// with this pool's constructor, reset and `heap_bytes` (if used).
-    #[cold]
-    #[inline(never)]
-    fn miss(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
-        let reset = match self.config.reset_on {
+    /// What an acquire does to an idle object that depends on `T` and on
+    /// `config` (as for [`Pool::take`]), as erased functions: the reset,
+    /// if the pool resets on acquire, and `heap_bytes`, if `T` counts its
+    /// bytes. The rest of an acquire's steps are compiled once, in
+    /// pool-core, not once per pooled type.
+    #[inline(always)]
+    fn steps(config: &PoolConfig<T>) -> Steps {
+        let reset = match config.reset_on {
             ResetOn::Acquire => Some(config::reset::<T> as ResetFn),
             ResetOn::Release => None,
         };
         // A constant: a type that reports no bytes is never measured.
-        let heap = T::HEAP.is_counted().then_some(config::heap::<T> as HeapFn);
+        let heap = match T::HEAP.is_counted() {
+            true => Some(config::heap::<T> as HeapFn),
+            false => None,
+        };
+        (reset, heap)
+    }
+
+    /// An acquire that found nothing in the thread's cache: [`take_missed`]
+    /// with this pool's constructor; an object it found in the shared
+    /// tiers then takes [`taken`]'s steps, as a hit does.
+    #[cold]
+    #[inline(never)]
+    fn miss(&self, cache: Option<&RawCache>, now: u64) -> Boxed<T> {
         let create = untyped(&raw const self.config.create as *const u8).cast();
-        // SAFETY: the functions are this pool's `T`'s, the constructor
-        // this pool's; the object returned is of this pool, so a
-        // `Boxed<T>` of this `T` (the erasure invariant, `crate::pool::state`).
-        unsafe {
-            take_missed(
-                &self.state.core,
-                cache,
-                now,
-                (reset, heap),
-                (config::make::<T>, create),
-            )
-            .into_boxed()
-        }
+        let core = &self.state.core;
+        // SAFETY: the constructor and its function are this pool's.
+        let value = match unsafe { take_missed(core, cache, now, (config::make::<T>, create)) } {
+            // Idle in the shared tiers: its bytes are the pool's, counted
+            // out there.
+            // SAFETY: the object is this pool's, the functions its `T`'s.
+            Ok(value) => unsafe { taken(core, None, value, Self::steps(&self.config)) },
+            Err(made) => made,
+        };
+        // SAFETY: an object of this pool, so a `Boxed<T>` of this `T` (the
+        // erasure invariant, `crate::pool::state`).
+        unsafe { value.into_boxed() }
     }
 
     /// Returns `value`, released by a guard with no share (a static pool's,
@@ -357,7 +365,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     ) -> Option<Prepared> {
         // The user's `reset` and `heap_bytes` under one guard, as in
         // [`Pool::reset`].
-        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+        let on_unwind = CountOnUnwind(self.state.core.discarded());
         if reset {
             value.reset();
         }
@@ -370,41 +378,26 @@ impl<T: Reset + Send + 'static> Pool<T> {
         std::mem::forget(on_unwind);
         // Erased from here on: nothing below unwinds with the object (the
         // cold paths hold it themselves), so no cleanup is compiled for it.
-        let mut value = Erased::new(value);
-        let mut bytes = None;
-        if T::HEAP.is_counted() {
-            bytes = Some(if held > config.bytes.bound(&self.state.core) {
-                let reset = match config.reset_on {
-                    ResetOn::Acquire => Some(config::reset::<T> as ResetFn),
-                    ResetOn::Release => None,
-                };
-                let shrink = config::shrink::<T> as ShrinkFn;
-                // SAFETY: the object is this pool's, the functions its `T`'s.
-                let (shrunk, kept) = unsafe {
-                    over_bound(&self.state.core, config.bytes, value, held, reset, shrink)
-                }?;
-                value = shrunk;
-                Bytes {
-                    held: kept,
-                    sample: false,
-                }
-            } else {
-                Bytes {
-                    held,
-                    sample: config.bytes.learns(),
-                }
-            });
-        }
-        // A constant `None` for a `pool!` without `retain`, folded away.
-        if let (true, Some((retain, retains))) = (check_retain, &config.retain) {
-            let retain = (
+        let value = Erased::new(value);
+        // A constant `None` for a `pool!` without `retain`.
+        let retain = match (check_retain, &config.retain) {
+            (true, Some((retain, retains))) => Some((
                 *retains,
                 untyped(retain as *const config::Retain<T> as *const u8).cast(),
-            );
-            // SAFETY: the test and its function are this pool's.
-            value = unsafe { keep_if(&self.state.core, value, retain) }?;
+            )),
+            _ => None,
+        };
+        // Constants in a `pool!` static: a type that reports no bytes, in a
+        // pool with no `retain`, is kept as it is.
+        if !T::HEAP.is_counted() && retain.is_none() {
+            return Some(Prepared { value, bytes: None });
         }
-        Some(Prepared { value, bytes })
+        let bytes = match T::HEAP.is_counted() {
+            true => Some((held, Self::steps(config).0, config::shrink::<T> as ShrinkFn)),
+            false => None,
+        };
+        // SAFETY: the object is this pool's, the functions its `T`'s.
+        unsafe { keep(&self.state.core, config.bytes, value, bytes, retain) }
     }
 
     /// Runs `reset` (the user's [`Reset::reset`], or a generic derived
@@ -415,7 +408,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
     /// as reused and now as discarded, so `in_use` does not count it.
     #[inline(always)]
     pub(crate) fn reset(&self, value: &mut T, reset: impl FnOnce(&mut T)) {
-        let on_unwind = DiscardOnUnwind(self.state.core.discarded());
+        let on_unwind = CountOnUnwind(self.state.core.discarded());
         reset(value);
         std::mem::forget(on_unwind);
     }
@@ -440,26 +433,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
         value: Prepared,
         now: u64,
     ) -> Offered {
-        let Prepared { value, mut bytes } = value;
-        // A constant `None` in a `pool!` static without a budget.
-        if let (Some(budget), Some(counted)) = (config.bytes.max_idle, bytes.as_mut()) {
-            if !self.state.core.reserve_idle(counted.held, budget) {
-                self.state.core.count_oversize();
-                self.state.core.shared.destroy(value, false);
-                return (Ok(()), 0);
-            }
-            // Counted in the pool's counter: the cache counts nothing more.
-            counted.held = 0;
-        }
-        let held = match bytes {
-            Some(bytes) => bytes.held,
-            None => 0,
-        };
-        let kept = match cache {
-            Some(cache) => cache.push(value, now, bytes),
-            None => Err(value),
-        };
-        (kept, held)
+        offer(&self.state.core, config.bytes.max_idle, cache, value, now)
     }
 }
 
@@ -508,154 +482,132 @@ pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'stat
     Some(unsafe { cache.as_ref() })
 }
 
-/// An acquire's miss, erased: an object from the shared tiers, reset with
-/// `reset` if the pool resets on acquire, its bytes (`heap`, if its type
-/// counts them) counted out of the pool's idle ones, or else a new one
-/// from `make` (with its data, the pool's constructor), counted as created.
+/// The steps of an acquire past finding `value` idle, erased (compiled
+/// once, not per pooled type): its bytes (`heap`, if its type counts them)
+/// counted out of the idle ones, in `cache`'s count (a hit in a pool with
+/// no budget) or else in the pool's, then the reset on acquire (`reset`,
+/// if the pool resets then). A `heap_bytes` or a reset that panics
+/// discards the object, its bytes counted as idle until they are counted
+/// out.
 ///
 /// # Safety
 ///
-/// `make`, `reset` and `heap` are the pool's (the module's invariant).
-#[cold]
-#[inline(never)]
-unsafe fn take_missed(
+/// `value` is an object of the pool whose core is `core`, and `reset` and
+/// `heap` are that pool's `T`'s (the module's invariant).
+#[inline]
+unsafe fn taken(
     core: &PoolCore,
     cache: Option<&RawCache>,
-    now: u64,
-    (reset, heap): (Option<ResetFn>, Option<HeapFn>),
-    (make, create): (MakeFn, NonNull<()>),
+    value: Erased,
+    (reset, heap): Steps,
 ) -> Erased {
-    match take_shared(core, cache, now) {
-        Some(value) => {
-            let value = match reset {
-                // SAFETY: the caller's promise.
-                Some(reset) => unsafe { reset_counted(core, reset, value) },
-                None => value,
-            };
-            let Some(heap) = heap else {
-                return value;
-            };
-            // A `heap_bytes` that panics discards the object, as a reset does.
-            let held = Held(Some(value), core, false);
-            // SAFETY: the caller's promise; the object is this call's alone.
-            let bytes = held
-                .0
-                .as_ref()
-                .map_or(0, |value| unsafe { heap(value.as_ptr()) });
-            core.count_idle_out(bytes);
-            held.into_inner().expect("held until here")
-        }
-        // A new object is as the constructor made it: no reset.
-        None => {
-            // Counted once made: a constructor that panics made nothing.
-            // SAFETY: the caller's promise.
-            let value = unsafe { make(create) };
-            match cache {
-                Some(cache) => cache.created(),
-                None => core.created(1),
-            }
-            value
+    if let Some(heap) = heap {
+        // SAFETY: forgotten below; an unwind leaves `value` to it.
+        let on_unwind = unsafe { DiscardOnUnwind::new(core, &value, true) };
+        // SAFETY: the caller's promise; the object is this call's alone.
+        let bytes = unsafe { heap(value.as_ptr()) };
+        std::mem::forget(on_unwind);
+        match cache {
+            Some(cache) => cache.count_out(bytes),
+            None => core.count_idle_out(bytes),
         }
     }
-}
-
-/// Runs `reset` on `value`; if it panics, the unwind drops the object,
-/// counted as discarded (a half-reset object is never reused).
-///
-/// # Safety
-///
-/// As for [`take`].
-unsafe fn reset_counted(core: &PoolCore, reset: ResetFn, value: Erased) -> Erased {
-    let held = Held(Some(value), core, true);
-    if let Some(value) = &held.0 {
+    if let Some(reset) = reset {
+        // Its bytes are counted out: no longer idle.
+        // SAFETY: as above.
+        let on_unwind = unsafe { DiscardOnUnwind::new(core, &value, false) };
         // SAFETY: the caller's promise; the object is this call's alone.
         unsafe { reset(value.as_ptr()) };
+        std::mem::forget(on_unwind);
     }
-    held.into_inner().expect("held until here")
+    value
 }
 
-/// A released object that holds `bytes`, over its pool's bound, erased
-/// (compiled once, not per pooled type): reset with `reset` if the pool
-/// resets on acquire, then shrunk with `shrink` to `max_bytes`, the learned
-/// usual size, or the cold cap; kept if then within the bound (counted as
-/// shrunk), else dropped (counted as oversize). Its bytes feed the
-/// calibration, every one. A reset or a shrink that panics discards it.
+/// A released object, prepared past the user's `reset` and `heap_bytes`,
+/// erased (compiled once, not per pooled type): held to the pool's bounds
+/// in bytes, `bounds`, if its type counts them (`bytes`: what it holds,
+/// and the reset on acquire and the shrink of [`over_bound`]), then tested
+/// with the pool's `retain` (with its data), if any: the object to keep,
+/// or `None` if dropped.
 ///
 /// # Safety
 ///
-/// `value` is an object of the pool whose core is `core` and whose bounds
-/// are `bounds`; `reset` and `shrink` are that pool's `T`'s (the module's
-/// invariant).
-#[cold]
-#[inline(never)]
-unsafe fn over_bound(
+/// `value` is an object of the pool whose core is `core`, and the
+/// functions are that pool's `T`'s (the module's invariant).
+#[inline]
+unsafe fn keep(
     core: &PoolCore,
     bounds: ByteBounds,
-    value: Erased,
-    bytes: usize,
-    reset: Option<ResetFn>,
-    shrink: ShrinkFn,
-) -> Option<(Erased, usize)> {
-    if bounds.learns() {
-        core.calibration.record(bytes);
-    }
-    let budget = match bounds.max {
-        Some(max) => max,
-        None if bounds.calibrate => core.calibration.usual(),
-        None => COLD_CAP,
-    };
-    let held = Held(Some(value), core, false);
-    let kept = held.0.as_ref().map_or(0, |value| {
-        // SAFETY: the caller's promise; the object is this call's alone.
-        unsafe {
-            if let Some(reset) = reset {
-                reset(value.as_ptr());
+    mut value: Erased,
+    bytes: Option<(usize, Option<ResetFn>, ShrinkFn)>,
+    retain: Option<(RetainFn, NonNull<()>)>,
+) -> Option<Prepared> {
+    let mut counted = None;
+    if let Some((held, reset, shrink)) = bytes {
+        counted = Some(if held > bounds.bound(core) {
+            // SAFETY: the caller's promise.
+            let (shrunk, kept) = unsafe { over_bound(core, bounds, value, held, reset, shrink) }?;
+            value = shrunk;
+            Bytes {
+                held: kept,
+                sample: false,
             }
-            shrink(value.as_ptr(), budget)
-        }
-    });
-    let value = held.into_inner().expect("held until here");
-    if kept <= bounds.bound(core) {
-        core.count_shrunk();
-        return Some((value, kept));
+        } else {
+            Bytes {
+                held,
+                sample: bounds.learns(),
+            }
+        });
     }
-    core.count_oversize();
-    core.shared.destroy(value, false);
-    None
+    if let Some(retain) = retain {
+        // SAFETY: the caller's promise.
+        value = unsafe { keep_if(core, value, retain) }?;
+    }
+    Some(Prepared {
+        value,
+        bytes: counted,
+    })
 }
 
-/// Whether a released object passes the pool's `retain` test (`retains`,
-/// with its data): the object, or `None` once it is dropped, counted as
-/// rejected. A test that panics drops it with the unwind, counted as
-/// discarded, as a panicking `reset` does. No lock is held: the test and
-/// the destructor are user code.
-///
-/// # Safety
-///
-/// `retains` is the pool's (the module's invariant).
-#[inline(never)]
-unsafe fn keep_if(
+/// Keeps a prepared `value` of the pool whose core is `core` in `cache`,
+/// or drops it past the idle budget, `max_idle`: else the object, and its
+/// bytes, for the shared store. Erased, as [`keep`] is.
+#[inline]
+fn offer(
     core: &PoolCore,
-    value: Erased,
-    (retains, retain): (RetainFn, NonNull<()>),
-) -> Option<Erased> {
-    let held = Held(Some(value), core, false);
-    // SAFETY: the caller's promise; the object is this call's alone.
-    let keep = held
-        .0
-        .as_ref()
-        .is_some_and(|value| unsafe { retains(retain, value.as_ptr()) });
-    let value = held.into_inner().expect("held until here");
-    if keep {
-        return Some(value);
+    max_idle: Option<usize>,
+    cache: Option<&RawCache>,
+    value: Prepared,
+    now: u64,
+) -> Offered {
+    let Prepared { value, mut bytes } = value;
+    // A constant `None` in a `pool!` static without a budget.
+    if let (Some(budget), Some(counted)) = (max_idle, bytes.as_mut()) {
+        if !core.reserve_idle(counted.held, budget) {
+            core.count_oversize();
+            core.shared.destroy(value, false);
+            return (Ok(()), 0);
+        }
+        // Counted in the pool's counter: the cache counts nothing more.
+        counted.held = 0;
     }
-    core.reject();
-    core.shared.destroy(value, false);
-    None
+    let held = match bytes {
+        Some(bytes) => bytes.held,
+        None => 0,
+    };
+    let kept = match cache {
+        Some(cache) => cache.push(value, now, bytes),
+        None => Err(value),
+    };
+    (kept, held)
 }
 
 /// What [`Pool::offer`] did not keep, and its bytes.
 type Offered = (Result<(), Erased>, usize);
+
+/// An acquire's steps that depend on the pooled type (`Pool::steps`): the
+/// reset on acquire, and `heap_bytes`.
+type Steps = (Option<ResetFn>, Option<HeapFn>);
 
 /// A released object ready to be kept ([`Pool::prepare`]), erased, and the
 /// bytes it holds if its type counts them. Only the pool that prepared it
@@ -667,11 +619,47 @@ pub(crate) struct Prepared {
 
 /// Counts an object as discarded if dropped: forgotten once the user code
 /// it guards has returned, so it costs nothing unless that code panics.
-struct DiscardOnUnwind<'a>(&'a AtomicU64);
+struct CountOnUnwind<'a>(&'a AtomicU64);
+
+impl Drop for CountOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// An erased object lent to user code (its `heap_bytes`, a reset):
+/// discarded, counted, if dropped, as the unwind of a panic in that code
+/// drops it (`idle`: its bytes are still counted idle); forgotten once the
+/// code has returned, so it costs nothing unless that code panics.
+struct DiscardOnUnwind<'a> {
+    core: &'a PoolCore,
+    value: NonNull<u8>,
+    idle: bool,
+}
+
+impl<'a> DiscardOnUnwind<'a> {
+    /// The guard of `value`, of the pool whose core is `core`.
+    ///
+    /// # Safety
+    ///
+    /// The guard is forgotten unless a panic unwinds through it, and then
+    /// nothing uses `value` after it.
+    #[inline]
+    unsafe fn new(core: &'a PoolCore, value: &Erased, idle: bool) -> Self {
+        DiscardOnUnwind {
+            core,
+            value: value.as_ptr(),
+            idle,
+        }
+    }
+}
 
 impl Drop for DiscardOnUnwind<'_> {
     fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the object the guard was made for, which the code that
+        // panicked held and nothing uses after the unwind.
+        let value = unsafe { Erased::from_ptr(self.value) };
+        self.core.discard(value, self.idle);
     }
 }
 

@@ -341,6 +341,60 @@ mod panicking_reset {
     }
 }
 
+mod panicking_heap_bytes {
+    use super::*;
+
+    /// `heap_bytes` panics once, when armed; a dispose after it counts as
+    /// usual.
+    static ARMED: AtomicBool = AtomicBool::new(false);
+
+    struct Weighed(Vec<u8>);
+    impl Reset for Weighed {
+        const HEAP: crate::Heap = crate::Heap::Counted;
+        fn reset(&mut self) {}
+        fn heap_bytes(&mut self) -> usize {
+            assert!(!ARMED.swap(false, Ordering::SeqCst), "heap_bytes failed");
+            self.0.capacity()
+        }
+    }
+
+    fn weighed() -> Weighed {
+        Weighed(Vec::with_capacity(4096))
+    }
+
+    pool! {
+        static CACHED: Pool<Weighed> = Pool::new(weighed);
+        static STORED: Pool<Weighed> = Pool::new(weighed).thread_capacity(0);
+    }
+
+    /// Acquires from `pool`, whose one idle object's `heap_bytes` panics:
+    /// the object is discarded, and its bytes are no longer idle.
+    fn acquire_while_armed(pool: &'static Pool<Weighed>) {
+        drop(pool.acquire());
+        assert!(pool.stats().idle_bytes >= 4096);
+        ARMED.store(true, Ordering::SeqCst);
+        assert!(catch_unwind(AssertUnwindSafe(|| drop(pool.acquire()))).is_err());
+        let stats = pool.stats();
+        assert_eq!((stats.idle, stats.discarded), (0, 1));
+        assert_eq!(
+            stats.idle_bytes, 0,
+            "the discarded object's bytes are not idle"
+        );
+    }
+
+    #[test]
+    fn a_heap_bytes_that_panics_on_a_hit_leaves_no_bytes_idle() {
+        let _epoch = epoch_lock();
+        acquire_while_armed(&CACHED);
+    }
+
+    #[test]
+    fn a_heap_bytes_that_panics_on_a_miss_leaves_no_bytes_idle() {
+        let _epoch = epoch_lock();
+        acquire_while_armed(&STORED);
+    }
+}
+
 mod capacity {
     use super::*;
     counted!(Obj, Pool::new(Obj::create).capacity(2).thread_capacity(0));

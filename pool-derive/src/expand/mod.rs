@@ -20,7 +20,7 @@
 //!             // records whether the constructor's value differs from the
 //!             // reset one; in a restore it copies back the fields that
 //!             // differ and resets the others.
-//!             #[cfg_attr(not(debug_assertions), inline(always))]
+//!             #[inline]
 //!             fn __pool_fields(__pool_core_this: &mut Request, __pool_core_pass: &mut Pass<'_>) {
 //!                 (&&&&&&&Probe::of(&__pool_core_this.name)).kind().reset(&mut __pool_core_this.name, __pool_core_pass);
 //!                 // ... the same for `body`, then its shrink:
@@ -52,8 +52,10 @@
 //!         #[inline]
 //!         fn pool() -> &'static ::pool_core::Pool<Self> {
 //!             ::pool_core::pool! {
-//!                 @declare ::core::stringify!(Request), [0] => // listed by `pools()` as "Request"
-//!                 // `Checked`: `Request`, or after a failed check an error type.
+//!                 // Listed by `pools()` as "Request"; no check of its own, and the
+//!                 // item type as the derive's check names it: `Request`, or after
+//!                 // a failed check an error type.
+//!                 @declare ::core::stringify!(Request), [] [<Request as Checked<[(); __POOL_CORE_SEND]>>::Type] [..] =>
 //!                 static __POOL: ::pool_core::Pool<<Request as Checked<[(); __POOL_CORE_SEND]>>::Type> =
 //!                     ::pool_core::Pool::new(<... as ::pool_core::Poolable>::create).capacity(1024);
 //!             }

@@ -103,9 +103,9 @@ pub(super) fn body(
         };
         let body = quote! {
             // `@declare` with no check of its own: `checked` is the
-            // struct through the derive's.
+            // struct through the derive's, the item type in one projection.
             #krate::pool! {
-                @declare #name, [0] =>
+                @declare #name, [] [#checked] [#checked] =>
                 static __POOL: #krate::Pool<#checked> =
                     #krate::Pool::new(<#checked as #krate::Poolable>::create)
                         #capacity

@@ -94,10 +94,10 @@ pub(super) fn reset_body(
     let kinds = kinds(krate);
     let checked = checked.unwrap_or(ty);
     let fields_fn = quote! {
-        // Inlined into the reset, whose clean case is then the plain
-        // per-field reset, in an optimised build; called, in a debug one.
-        #[allow(clippy::inline_always, reason = "the clean case is the plain per-field reset")]
-        #[cfg_attr(not(debug_assertions), inline(always))]
+        // A hint, the same in every build: an optimised build inlines it
+        // into the reset, whose clean case is then the plain per-field
+        // reset; a debug build calls it.
+        #[inline]
         #bounds
         fn __pool_fields #fn_generics (
             __pool_core_this: &mut #ty,

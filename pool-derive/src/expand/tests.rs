@@ -164,7 +164,9 @@ fn the_pool_is_a_typed_static_with_the_struct_capacities() {
         quote!(let __pool_core_create: fn() -> Self = Self::make; __pool_core_create()),
         quote! {
             ::pool_core::pool! {
-                @declare ::core::stringify!(Request), [0] =>
+                @declare ::core::stringify!(Request), []
+                    [<Request as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type]
+                    [<Request as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type] =>
                 static __POOL: ::pool_core::Pool<
                     <Request as ::pool_core::__private::Checked<[(); __POOL_CORE_SEND]>>::Type
                 > = ::pool_core::Pool::new(

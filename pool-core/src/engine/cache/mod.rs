@@ -136,7 +136,7 @@ impl RawCache {
         self.slot().enter_slow()
     }
 
-    #[inline(always)]
+    #[inline]
     pub(crate) fn pop(&self, now: u64) -> Option<Erased> {
         let slot = self.slot();
         let mut entered = slot.enter(now)?;
@@ -151,7 +151,7 @@ impl RawCache {
     /// [`SAMPLE`]th kept release is tallied for the pool's calibration
     /// (`crate::engine::bytes`): a test of the count just bumped, and only
     /// then a call.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn push(&self, value: Erased, now: u64, bytes: Option<Bytes>) -> Result<(), Erased> {
         let slot = self.slot();
         let Some(mut entered) = slot.enter(now) else {
@@ -175,7 +175,7 @@ impl RawCache {
     /// Counts `held` bytes out of the pool's idle ones, for an object an
     /// acquire took from this cache (`pop` has just succeeded, so the cache
     /// is registered and this thread its owner).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn count_out(&self, held: usize) {
         bump(&self.slot().counts[slot::IDLE_OUT], held as u64);
     }
