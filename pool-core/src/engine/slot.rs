@@ -126,15 +126,17 @@ pub(crate) const IDLE_OUT: usize = 5;
 /// The caches' counters, summed, by the indices of [`Slot::counts`].
 pub(crate) type Totals = [u64; 6];
 
-/// The owner's exclusive access to a slot's contents for one operation.
-pub(crate) struct Entered<'a, L> {
+/// The owner's exclusive access to a slot's contents for one operation:
+/// on the fast path `G` is `()`; on a slow path it is the slot's lock
+/// ([`SlotGuard`]), so that no rotation can claim the slot until the
+/// operation ends, and only then may the operation reopen the gate
+/// ([`Entered::open`]).
+pub(crate) struct Entered<'a, L, G = ()> {
     slot: &'a Slot<L>,
     /// Released in `drop` before `busy` is cleared, so that (for loom) the
     /// access ends before a rotation may begin its own.
     contents: ManuallyDrop<MutPtr<L>>,
-    /// The slot's lock, for a slow path: no rotation can claim the slot
-    /// until the operation ends.
-    _lock: Option<SlotGuard<'a>>,
+    _lock: G,
 }
 
 impl<L> Slot<L> {
@@ -202,7 +204,7 @@ impl<L> Slot<L> {
         Some(Entered {
             slot: self,
             contents: ManuallyDrop::new(self.contents.get_mut()),
-            _lock: None,
+            _lock: (),
         })
     }
 
@@ -212,7 +214,7 @@ impl<L> Slot<L> {
     /// (from a global allocator that pools, say) backs off on the fast path
     /// and is refused here. `None` only if the owner is already inside an
     /// operation.
-    pub(crate) fn enter_slow(&self) -> Option<Entered<'_, L>> {
+    pub(crate) fn enter_slow(&self) -> Option<Entered<'_, L, SlotGuard<'_>>> {
         if self.busy.load(Ordering::Relaxed) != 0 {
             return None; // re-entered
         }
@@ -224,7 +226,7 @@ impl<L> Slot<L> {
         Some(Entered {
             slot: self,
             contents: ManuallyDrop::new(self.contents.get_mut()),
-            _lock: Some(locked),
+            _lock: locked,
         })
     }
 
@@ -254,15 +256,16 @@ impl<L> Slot<L> {
     }
 }
 
-impl<L> Entered<'_, L> {
+impl<L> Entered<'_, L, SlotGuard<'_>> {
     /// Opens the gate at `epoch`, the epoch the contents' objects are now
-    /// from: the fast paths serve while the global epoch equals it. Called
-    /// by slow paths, which hold the slot's lock.
+    /// from: the fast paths serve while the global epoch equals it. Only a
+    /// slow path's entry has it: it holds the slot's lock.
     pub(crate) fn open(&self, epoch: u64) {
-        debug_assert!(self._lock.is_some(), "only a slow path opens the gate");
         self.slot.gate.store(epoch, Ordering::Release);
     }
+}
 
+impl<L, G> Entered<'_, L, G> {
     /// The contents.
     #[inline]
     pub(crate) fn get(&mut self) -> &mut L {
@@ -278,7 +281,7 @@ impl<L> Entered<'_, L> {
     }
 }
 
-impl<L> Drop for Entered<'_, L> {
+impl<L, G> Drop for Entered<'_, L, G> {
     #[inline]
     fn drop(&mut self) {
         // SAFETY: dropped once, here, and not used after.

@@ -66,7 +66,7 @@ use crossbeam_utils::CachePadded;
 use crate::engine::bytes::SAMPLE;
 use crate::engine::core::{CoreRef, PoolCore};
 use crate::engine::erased::Erased;
-use crate::engine::slot::{self, Entered, Slot, bump, epoch};
+use crate::engine::slot::{self, Entered, Slot, SlotGuard, bump, epoch};
 use crate::engine::store::Graveyard;
 use crate::sync::lock;
 use policy::{Bounds, Local};
@@ -129,7 +129,7 @@ impl RawCache {
 
     /// Enters the slot for a slow path, waiting for a rotation that holds
     /// it; `None` if the cache is unset (or retired) or re-entered.
-    pub(super) fn enter_slow(&self) -> Option<Entered<'_, Local>> {
+    pub(super) fn enter_slow(&self) -> Option<Entered<'_, Local, SlotGuard<'_>>> {
         if self.is_unset() {
             return None;
         }

@@ -240,7 +240,10 @@ pub(super) unsafe fn acquire_erased<T: Reset + Send + 'static>(
 ) -> Pooled<T> {
     // SAFETY: the caller's promise; `pool`, in it, keeps it alive.
     let inner = unsafe { inner.cast::<Inner<T>>().as_ref() };
-    debug_assert!(std::ptr::eq(pool, &inner.pool), "the pool in `inner`");
+    // Checked in every build, on a memo miss only: a `Pool` outside its
+    // allocation (the one a generic struct's release rebuilds, `generic`)
+    // must not acquire through it.
+    assert!(std::ptr::eq(pool, &inner.pool), "the pool in `inner`");
     let Some(share) = inner.share() else {
         return inner.acquire_counted();
     };
