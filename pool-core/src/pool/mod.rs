@@ -472,8 +472,10 @@ pub fn release<T: Reset + Send + 'static>(pool: &'static Pool<T>, value: Release
 /// This thread's cache of a static pool, through one non-generic
 /// function, so that `LocalKey::try_with` is compiled once for every pool,
 /// not once per pooled type. (Always `Some` outside loom: the
-/// thread-local has no destructor to have run.)
-#[inline(always)]
+/// thread-local has no destructor to have run.) A hint, not
+/// `inline(always)`: a debug build calls it, and an optimised one inlines
+/// it where the key is a constant, for a direct thread-local access.
+#[inline]
 pub(crate) fn static_cache(key: &'static LocalKey<ThreadCache>) -> Option<&'static RawCache> {
     let cache = key.try_with(|cache| NonNull::from(cache.raw())).ok()?;
     // SAFETY: the thread-local is never dropped (`ThreadCache`), so its
