@@ -375,9 +375,9 @@ impl<'a, T> Locked<'a, T> {
         if self.room(capacity) == 0 {
             self.tiers.counts.dropped_capacity += 1;
             let Some(victim) = self.tiers.victim.pop() else {
-                return self.graveyard.push(value);
+                return self.graveyard.dead.push(value);
             };
-            self.graveyard.push(victim);
+            self.graveyard.dead.push(victim);
         }
         self.tiers.primary.push(value);
     }
@@ -435,11 +435,6 @@ impl<T> Graveyard<'_, T> {
     /// Whether no object is to be destroyed.
     pub(crate) fn is_empty(&self) -> bool {
         self.dead.is_empty()
-    }
-
-    /// Buries one object.
-    pub(crate) fn push(&mut self, object: T) {
-        self.dead.push(object);
     }
 
     /// Buries every object of `dead`.

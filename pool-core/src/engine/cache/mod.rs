@@ -77,8 +77,9 @@ pub(crate) struct RawCache {
     /// Its slot; an unset cache's is `UNSET`, until then.
     pub(super) slot: Cell<NonNull<CachePadded<Slot<Local>>>>,
     /// The pool's shared half (misses, overflows, the thread's exit go
-    /// there); `CoreRef::NONE` while unset.
-    pub(super) core: Cell<CoreRef>,
+    /// there); `CoreRef::NONE` while unset. Set anew by a run-time pool
+    /// being dropped (`crate::pool::runtime`).
+    pub(crate) core: Cell<CoreRef>,
     /// Whether [`RawCache::retire`] has run (its slot is `UNSET` again): no
     /// slow path registers it anew; they go to the shared store.
     pub(super) retired: Cell<bool>,
@@ -102,12 +103,6 @@ impl RawCache {
         // reaches the caches of idle threads through the pool.
         let now = core.register();
         Slot::register(Local::new(now, core.bounds), now, &core.caches)
-    }
-
-    /// Points the cache at its pool's core anew, for a run-time pool being
-    /// dropped (see `crate::pool::runtime`).
-    pub(crate) fn set_core(&mut self, core: CoreRef) {
-        self.core.set(core);
     }
 
     /// The pool's shared half.

@@ -22,7 +22,7 @@ use super::threads::{self, TypeKey};
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::{PoolConfig, ResetOn};
-use crate::pool::guard::{Abandoned, Home, Pooled, Released};
+use crate::pool::guard::{Home, Pooled, Released};
 use crate::pool::state::StateRef;
 use crate::pool::template::Template;
 use crate::pool::{Caches, Pool};
@@ -51,7 +51,7 @@ fn home<T: Generic>() -> &'static Home<T> {
     const {
         &Home {
             release: generic_release::<T>,
-            abandon: generic_abandon::<T>,
+            abandon: |_, value| generic_pool::<T>(None).abandon(value),
         }
     }
 }
@@ -97,11 +97,6 @@ fn generic_release<T: Generic>(_: NonNull<Home<T>>, value: Released<T>) {
     if let Some(value) = pool.prepare(config, value, false, true) {
         pool.give(config, Some(here.cache()), value);
     }
-}
-
-/// The `abandon` of a generic derived struct's guard ([`Home`]).
-fn generic_abandon<T: Generic>(_: NonNull<Home<T>>, value: Abandoned<T>) {
-    generic_pool::<T>(None).abandon(value);
 }
 
 /// The pool of one instantiation of a generic derived struct

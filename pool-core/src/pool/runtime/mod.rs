@@ -588,14 +588,15 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
         for Lent(share) in shares {
             // SAFETY: made by `Box::into_raw` (`share`), freed only here;
             // every thread's use of the pool is over.
-            let mut share = unsafe { Box::from_raw(share.as_ptr()) };
+            let share = unsafe { Box::from_raw(share.as_ptr()) };
             // SAFETY: `state` is a field of this allocation, dropped after
             // the shares, its owner set as it was made (`Inner::make`).
             share
                 .head
                 .cache
-                .get_mut()
-                .set_core(unsafe { StateRef::from_owned(state) }.core());
+                .get()
+                .core
+                .set(unsafe { StateRef::from_owned(state) }.core());
         }
     }
 }

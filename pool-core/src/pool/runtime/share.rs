@@ -135,7 +135,7 @@ unsafe impl<T: Reset + Send + 'static> Send for Lent<T> {}
 ///   before `close`). From then `back` is 0 exactly when every guard is
 ///   back, which before `close` it never is (`OPEN`, its low bit, is set).
 ///   The one read-modify-write of `back` that makes it 0, `close`'s or a
-///   release's (`give_back`, a subtraction whose flags say so), gives back
+///   release's (`GiveBack`'s drop, a subtraction whose flags say so), gives back
 ///   the share's count.
 /// - A release touches nothing of the pool after its subtraction from `back`,
 ///   unless it is the one that gives the count back.
@@ -309,9 +309,21 @@ impl<T: Reset + Send + 'static> GiveBack<T> {
 }
 
 impl<T: Reset + Send + 'static> Drop for GiveBack<T> {
+    /// Gives back the guard's count on its share, and the share's count on
+    /// the pool if that was the closed share's last guard (`ThreadShare`'s
+    /// invariant): nothing of the pool is used after.
     fn drop(&mut self) {
-        // SAFETY: the guard's share and count, given up by its home's call.
-        unsafe { give_back(self.0) };
+        let share = self.0;
+        // SAFETY: alive by the guard's count, given up by its home's call;
+        // `back` is only reached as an atomic.
+        let back = unsafe { &(*share.as_ptr()).back };
+        // To 0: the share is closed (`OPEN` is clear) and every guard back.
+        if back.fetch_sub(ONE, Ordering::AcqRel) == ONE {
+            // SAFETY: the share's count on the pool, which only this release
+            // gives back, and which keeps the share (freed with the pool) and
+            // its `inner` there until then.
+            unsafe { let_go((*share.as_ptr()).inner) };
+        }
     }
 }
 
@@ -353,27 +365,6 @@ fn share_abandon<T: Reset + Send + 'static>(home: NonNull<Home<T>>, value: Aband
     // SAFETY: a share's guard, whose count its home's call gives up.
     let give_back = unsafe { GiveBack::new(home) };
     give_back.get().1.pool.abandon(value);
-}
-
-/// Gives back a guard's count on the share it was acquired through, and the
-/// share's count on the pool if that was the closed share's last guard
-/// (`ThreadShare`'s invariant).
-///
-/// # Safety
-///
-/// `share` is a guard's share, and the guard gives its count up: nothing
-/// of the pool may be used by the caller after this call.
-unsafe fn give_back<T: Reset + Send + 'static>(share: NonNull<ThreadShare<T>>) {
-    // SAFETY: alive by the guard's count; `back` is only reached as an
-    // atomic.
-    let back = unsafe { &(*share.as_ptr()).back };
-    // To 0: the share is closed (`OPEN` is clear) and every guard back.
-    if back.fetch_sub(ONE, Ordering::AcqRel) == ONE {
-        // SAFETY: the share's count on the pool, which only this release
-        // gives back, and which keeps the share (freed with the pool) and
-        // its `inner` there until then.
-        unsafe { let_go((*share.as_ptr()).inner) };
-    }
 }
 
 /// Gives back a closed share's strong count on its pool: a call of its own,

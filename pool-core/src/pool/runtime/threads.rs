@@ -343,11 +343,6 @@ impl OwnerCache {
         // SAFETY: the caller's promise.
         unsafe { *self.0.get() = cache };
     }
-
-    /// The cache, for the pool's drop.
-    pub(crate) fn get_mut(&mut self) -> &mut RawCache {
-        self.0.get_mut()
-    }
 }
 
 /// `ONE` × guards lent + [`HELD`]: written by the owner only (a load and a
