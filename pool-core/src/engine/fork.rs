@@ -8,7 +8,8 @@
 //!
 //! - Every section of the engine that holds a pool's locks on a rotation's
 //!   behalf (a rotation's or a `clear`'s aging, statistics, the registry
-//!   of pools, publishing) runs [`excluded`]. A `pthread_atfork` prepare
+//!   of pools, publishing), and the run-time pools' tables
+//!   (`crate::pool::runtime`), run [`excluded`]. A `pthread_atfork` prepare
 //!   handler waits for the sections in progress and holds new ones off
 //!   until the fork is done, in the parent and in the child. The sections
 //!   run no user code and wait only for locks that other sections or slow

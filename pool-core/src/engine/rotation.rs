@@ -252,8 +252,10 @@ fn start_if_due(auto: &mut Auto) {
 /// What a fork holds: [`AUTO`], then the trim's [`LAST`] (never taken the
 /// other way round, nor with any other lock held), then the registry's
 /// and the pools' locks (`registry::hold_for_fork`), so that the child
-/// does not inherit one held by the rotation thread.
-fn hold_for_fork(held: &mut ForkHold) {
+/// does not inherit one held by the rotation thread. Installed, with the
+/// fork handlers, by whatever first takes a lock that a fork must not
+/// find held (`fork::watch`).
+pub(crate) fn hold_for_fork(held: &mut ForkHold) {
     // SAFETY: statics.
     unsafe {
         held.keep(auto());

@@ -17,8 +17,8 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::share::{Inner, ThreadShare};
-use super::tables;
 use super::threads::{self, TypeKey};
+use super::with_tables;
 use crate::engine::erased::Boxed;
 use crate::engine::slot::epoch;
 use crate::pool::config::{PoolConfig, ResetOn};
@@ -175,23 +175,21 @@ fn generic_take_uncached<T: Generic>() -> Boxed<T> {
 #[inline(never)]
 fn generic_pool_slow<T: Generic>(name: Option<&'static str>) -> &'static Inner<T> {
     let id = TypeId::of::<T>();
-    let mut tables = tables();
-    let found = tables.generic.iter().find(|(known, _)| *known == id);
-    let inner = match found {
-        Some(&(_, pool)) => pool.downcast_ref().expect("listed under its own TypeId"),
-        None => {
-            // Made under the lock, so each instantiation gets one pool.
-            // No user code runs: the configuration only names functions.
-            let name = name.unwrap_or_else(|| tables.label(std::any::type_name::<T>()));
-            let inner = Inner::make(T::CONFIG, *home(), name, (None, None));
-            // SAFETY: the count `into_raw` keeps is never
-            // given back, so the allocation is never freed.
-            let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
-            tables.generic.push((id, inner));
-            inner
+    let inner = with_tables(|tables| {
+        let found = tables.generic.iter().find(|(known, _)| *known == id);
+        if let Some(&(_, pool)) = found {
+            return pool.downcast_ref().expect("listed under its own TypeId");
         }
-    };
-    drop(tables);
+        // Made under the lock, so each instantiation gets one pool. No
+        // user code runs: the configuration only names functions.
+        let name = name.unwrap_or_else(|| tables.label(std::any::type_name::<T>()));
+        let inner = Inner::make(T::CONFIG, *home(), name, (None, None));
+        // SAFETY: the count `into_raw` keeps is never given back, so the
+        // allocation is never freed.
+        let inner: &'static Inner<T> = unsafe { &*Arc::into_raw(inner) };
+        tables.generic.push((id, inner));
+        inner
+    });
     if let Some(share) = inner.share() {
         threads::set_typed(threads::type_key::<T>(), share.cast());
     }

@@ -70,14 +70,14 @@ mod share;
 pub(crate) mod threads;
 
 use std::any::{Any, TypeId, type_name};
-use std::cell::RefCell;
 use std::fmt;
 use std::ops::Deref;
 use std::ptr::NonNull;
-use std::sync::{Arc, Once, Weak};
+use std::sync::{Arc, Weak};
 
-use crate::engine::fork::ForkHold;
+use crate::engine::fork::{self, ForkHold};
 use crate::engine::registry::Rotate;
+use crate::engine::rotation;
 use crate::engine::stats::Stats;
 use crate::pool::config::{
     self, ByteBounds, Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig,
@@ -87,7 +87,7 @@ use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
 use crate::pool::{Caches, Pool, Runtime, RuntimeFns};
 use crate::reset::Reset;
-use crate::sync::{AtomicUsize, Mutex, MutexGuard, Ordering, Owners, at_fork, global, lock};
+use crate::sync::{AtomicUsize, Mutex, Ordering, Owners, global, lock};
 use share::{
     CreateClosure, Inner, Lent, OPEN, RetainClosure, ShareList, acquire_erased, clear_erased,
     let_go, put_erased,
@@ -149,11 +149,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
             reset_on: ResetOn::Release,
             bytes: ByteBounds::DEFAULT,
         };
-        let (closures, name) = ((Some(create), None), tables().label(type_name::<T>()));
         PoolBuilder {
             config,
-            closures,
-            name,
+            closures: (Some(create), None),
+            name: with_tables(|tables| tables.label(type_name::<T>())),
         }
     }
 }
@@ -603,8 +602,8 @@ impl<T: Reset + Send + 'static> Drop for Inner<T> {
 
 /// The run-time pools' tables: every generic derived struct's pool made so
 /// far, by type, and every short name made so far, by the full name it was
-/// made from. One lock, held by a forking thread across its fork
-/// ([`tables`]), so that the child does not inherit it held by a
+/// made from. One lock, taken only inside a section that a fork waits for
+/// ([`with_tables`]), so that the child does not inherit it held by a
 /// thread it lacks.
 pub(super) struct Tables {
     pub(super) generic: Vec<(TypeId, &'static (dyn Any + Send + Sync))>,
@@ -618,27 +617,14 @@ global! {
     });
 }
 
-std::thread_local! {
-    static TABLES_ACROSS_FORK: RefCell<Option<MutexGuard<'static, Tables>>> =
-        const { RefCell::new(None) };
-}
-
-/// The tables, locked; their fork handlers installed on their first use.
-pub(super) fn tables() -> MutexGuard<'static, Tables> {
-    static WATCHING: Once = Once::new();
-    WATCHING.call_once(|| at_fork(hold_tables, release_tables, release_tables));
-    lock(&TABLES)
-}
-
-/// Before a fork: holds the tables (unless this thread's locals are gone).
-extern "C" fn hold_tables() {
-    let _ = TABLES_ACROSS_FORK.try_with(|held| *held.borrow_mut() = Some(lock(&TABLES)));
-}
-
-/// After a fork, in the parent and in the child: releases them.
-extern "C" fn release_tables() {
-    let held = TABLES_ACROSS_FORK.try_with(|held| held.borrow_mut().take());
-    drop(held);
+/// Runs `f` on the tables, locked inside a section that a fork waits for
+/// (`crate::engine::fork::excluded`), the fork handlers installed first
+/// (not under the lock: a fork may be running them). The lock is released
+/// before the section ends.
+pub(super) fn with_tables<R>(f: impl FnOnce(&mut Tables) -> R) -> R {
+    fork::watch(rotation::hold_for_fork);
+    let _fork = fork::excluded();
+    f(&mut lock(&TABLES))
 }
 
 impl Tables {
