@@ -308,6 +308,28 @@ impl<T> Retain<T> {
     }
 }
 
+/// The setters of a pool's recipe, each `fn name(value) { field = value; }`
+/// with its docs, a `#[must_use]` method that takes and returns `self`:
+/// [`PoolConfig`]'s (`const`) and `PoolBuilder`'s (`crate::pool::runtime`,
+/// which sets its `config`), so that each is one line.
+macro_rules! setters {
+    (pub $($kw:ident)?; $($rest:tt)*) => { setters!(@[$($kw)?] $($rest)*); };
+    (@[$($kw:ident)?] $(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty)?) {
+        $($field:ident).+ = $value:expr;
+    } $($rest:tt)*) => {
+        $(#[$doc])*
+        #[must_use]
+        pub $($kw)? fn $name(mut self $(, $arg: $ty)?) -> Self {
+            self.$($field).+ = $value;
+            self
+        }
+        setters!(@[$($kw)?] $($rest)*);
+    };
+    (@[$($kw:ident)?]) => {};
+}
+
+pub(crate) use setters;
+
 impl<T> PoolConfig<T> {
     /// A recipe with the default capacities.
     pub(crate) const fn new(create: fn() -> T) -> Self {
@@ -321,226 +343,201 @@ impl<T> PoolConfig<T> {
         }
     }
 
-    /// Sets how many idle objects the shared tiers (primary and victim
-    /// together) keep. Returns past this bound are dropped. `0` disables the
-    /// shared store: objects then live only in thread caches.
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(16); }
-    /// # drop(POOL.acquire());
-    /// ```
-    #[must_use]
-    pub const fn capacity(mut self, capacity: usize) -> Self {
-        self.capacity = capacity;
-        self
-    }
+    setters! {
+        pub const;
+        /// Sets how many idle objects the shared tiers (primary and victim
+        /// together) keep. Returns past this bound are dropped. `0` disables the
+        /// shared store: objects then live only in thread caches.
+        ///
+        /// ```
+        /// use pool_core::{Pool, pool};
+        ///
+        /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).capacity(16); }
+        /// # drop(POOL.acquire());
+        /// ```
+        fn capacity(capacity: usize) { capacity = capacity; }
 
-    /// Sets how many idle objects each thread's cache keeps. When a cache is
-    /// full, half of it moves to the shared store in one batch. `0` sends
-    /// every release to the shared store.
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(4); }
-    /// # drop(POOL.acquire());
-    /// ```
-    #[must_use]
-    pub const fn thread_capacity(mut self, thread_capacity: usize) -> Self {
-        self.thread_capacity = thread_capacity;
-        self
-    }
+        /// Sets how many idle objects each thread's cache keeps. When a cache is
+        /// full, half of it moves to the shared store in one batch. `0` sends
+        /// every release to the shared store.
+        ///
+        /// ```
+        /// use pool_core::{Pool, pool};
+        ///
+        /// pool! { static POOL: Pool<Vec<u8>> = Pool::new(Vec::new).thread_capacity(4); }
+        /// # drop(POOL.acquire());
+        /// ```
+        fn thread_capacity(thread_capacity: usize) { thread_capacity = thread_capacity; }
 
-    /// Sets a test every released object must pass, after its reset, to
-    /// stay in the pool; an object that fails it is dropped and counted as
-    /// [`rejected`](crate::Stats::rejected). It bounds objects one by one,
-    /// which `capacity` cannot: a buffer that grew past what is worth
-    /// keeping, a connection that went bad.
-    ///
-    /// The test runs after `reset`, so it sees the object as the next user
-    /// would get it: a `Vec` is empty but keeps its capacity, and a reset
-    /// that shrinks (the derive's `max_capacity`) has already run. In a
-    /// pool that [resets on acquire](Self::reset_on_acquire) the test still
-    /// runs at release, so there it sees the object *before* its reset, as
-    /// its last user left it. It runs
-    /// on the releasing thread with no lock held, on every release, so keep
-    /// it cheap. A test that panics drops the object, counted as
-    /// [`discarded`](crate::Stats::discarded). A pool without one pays
-    /// nothing for it: the check is folded away at compile time.
-    ///
-    /// In a `static` the test is a `fn(&T) -> bool`: a function, or a
-    /// closure that captures nothing (write the argument's type, as the
-    /// pool's type is not yet known where the closure is checked).
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! {
-    ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new)
-    ///         .retain(|buf: &Vec<u8>| buf.capacity() <= 4096);
-    /// }
-    ///
-    /// let mut small = BUFFERS.acquire();
-    /// small.extend_from_slice(b"hello");
-    /// let mut large = BUFFERS.acquire();
-    /// large.resize(32 << 10, 0);
-    /// drop(small); // kept: cleared, capacity within the bound
-    /// drop(large); // cleared, still 32 KiB of capacity: dropped
-    /// let stats = BUFFERS.stats();
-    /// assert_eq!((stats.returned, stats.rejected, stats.idle), (1, 1, 1));
-    /// ```
-    #[must_use]
-    pub const fn retain(mut self, retain: fn(&T) -> bool) -> Self {
-        self.retain = Some((Retain::Fn(retain), retains::<T>));
-        self
-    }
+        /// Sets a test every released object must pass, after its reset, to
+        /// stay in the pool; an object that fails it is dropped and counted as
+        /// [`rejected`](crate::Stats::rejected). It bounds objects one by one,
+        /// which `capacity` cannot: a buffer that grew past what is worth
+        /// keeping, a connection that went bad.
+        ///
+        /// The test runs after `reset`, so it sees the object as the next user
+        /// would get it: a `Vec` is empty but keeps its capacity, and a reset
+        /// that shrinks (the derive's `max_capacity`) has already run. In a
+        /// pool that [resets on acquire](Self::reset_on_acquire) the test still
+        /// runs at release, so there it sees the object *before* its reset, as
+        /// its last user left it. It runs
+        /// on the releasing thread with no lock held, on every release, so keep
+        /// it cheap. A test that panics drops the object, counted as
+        /// [`discarded`](crate::Stats::discarded). A pool without one pays
+        /// nothing for it: the check is folded away at compile time.
+        ///
+        /// In a `static` the test is a `fn(&T) -> bool`: a function, or a
+        /// closure that captures nothing (write the argument's type, as the
+        /// pool's type is not yet known where the closure is checked).
+        ///
+        /// ```
+        /// use pool_core::{Pool, pool};
+        ///
+        /// pool! {
+        ///     static BUFFERS: Pool<Vec<u8>> = Pool::new(Vec::new)
+        ///         .retain(|buf: &Vec<u8>| buf.capacity() <= 4096);
+        /// }
+        ///
+        /// let mut small = BUFFERS.acquire();
+        /// small.extend_from_slice(b"hello");
+        /// let mut large = BUFFERS.acquire();
+        /// large.resize(32 << 10, 0);
+        /// drop(small); // kept: cleared, capacity within the bound
+        /// drop(large); // cleared, still 32 KiB of capacity: dropped
+        /// let stats = BUFFERS.stats();
+        /// assert_eq!((stats.returned, stats.rejected, stats.idle), (1, 1, 1));
+        /// ```
+        fn retain(retain: fn(&T) -> bool) { retain = Some((Retain::Fn(retain), retains::<T>)); }
 
-    /// Resets objects when they are acquired, on the acquiring thread,
-    /// instead of when they are released: a released object goes idle as
-    /// its last user left it, and the next acquire resets it before handing
-    /// it out. An object the pool makes is handed out as the constructor
-    /// made it, without a reset.
-    ///
-    /// Choose it for large objects handed from one thread to another (a
-    /// producer acquires and fills, a consumer drops): the reset then
-    /// writes the object's memory on the thread about to write it anyway,
-    /// and a thread that only drops objects writes nothing to them, so
-    /// their cache lines cross between the cores once per trip instead of
-    /// twice. What it gives up: an idle object keeps its last contents
-    /// until it is reused or dropped, and what it holds (an `Arc`, a
-    /// handle, a buffer that grew) is not given back until then. An object
-    /// the pool drops without reusing it (past a bound, by rotation, by a
-    /// [`retain`](Self::retain) test, [`Pooled::discard`](crate::Pooled::discard),
-    /// a run-time pool's end) is dropped without a reset. A reset that
-    /// panics at acquire drops its object, counted as
-    /// [`discarded`](crate::Stats::discarded), and the panic goes on to the
-    /// caller of `acquire`. In a `static` the choice is a constant: the
-    /// pool's fast paths carry no branch for it.
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! {
-    ///     static FRAMES: Pool<Vec<u8>> = Pool::new(Vec::new).reset_on_acquire();
-    /// }
-    ///
-    /// let mut frame = FRAMES.acquire();
-    /// frame.extend_from_slice(b"payload");
-    /// drop(frame); // idle as it is, not yet cleared
-    /// assert!(FRAMES.acquire().is_empty()); // cleared when acquired
-    /// ```
-    #[must_use]
-    pub const fn reset_on_acquire(mut self) -> Self {
-        self.reset_on = ResetOn::Acquire;
-        self
-    }
+        /// Resets objects when they are acquired, on the acquiring thread,
+        /// instead of when they are released: a released object goes idle as
+        /// its last user left it, and the next acquire resets it before handing
+        /// it out. An object the pool makes is handed out as the constructor
+        /// made it, without a reset.
+        ///
+        /// Choose it for large objects handed from one thread to another (a
+        /// producer acquires and fills, a consumer drops): the reset then
+        /// writes the object's memory on the thread about to write it anyway,
+        /// and a thread that only drops objects writes nothing to them, so
+        /// their cache lines cross between the cores once per trip instead of
+        /// twice. What it gives up: an idle object keeps its last contents
+        /// until it is reused or dropped, and what it holds (an `Arc`, a
+        /// handle, a buffer that grew) is not given back until then. An object
+        /// the pool drops without reusing it (past a bound, by rotation, by a
+        /// [`retain`](Self::retain) test, [`Pooled::discard`](crate::Pooled::discard),
+        /// a run-time pool's end) is dropped without a reset. A reset that
+        /// panics at acquire drops its object, counted as
+        /// [`discarded`](crate::Stats::discarded), and the panic goes on to the
+        /// caller of `acquire`. In a `static` the choice is a constant: the
+        /// pool's fast paths carry no branch for it.
+        ///
+        /// ```
+        /// use pool_core::{Pool, pool};
+        ///
+        /// pool! {
+        ///     static FRAMES: Pool<Vec<u8>> = Pool::new(Vec::new).reset_on_acquire();
+        /// }
+        ///
+        /// let mut frame = FRAMES.acquire();
+        /// frame.extend_from_slice(b"payload");
+        /// drop(frame); // idle as it is, not yet cleared
+        /// assert!(FRAMES.acquire().is_empty()); // cleared when acquired
+        /// ```
+        fn reset_on_acquire() { reset_on = ResetOn::Acquire; }
 
-    /// Sets the bound in bytes on what an object may hold and stay in the
-    /// pool, as [`Reset::heap_bytes`] counts it after the reset, in place
-    /// of the bound the pool learns: a released object over it is shrunk
-    /// to it ([`Reset::shrink_to_bytes`]), or dropped if its type cannot
-    /// shrink that far, and counted
-    /// ([`Stats::shrunk`](crate::Stats::shrunk),
-    /// [`Stats::dropped_oversize`](crate::Stats::dropped_oversize)). It
-    /// bounds bytes where `max_capacity` bounds elements, however deep
-    /// they are nested. A type that does not report its bytes
-    /// ([`Heap::Unreported`](crate::Heap)) is not bound.
-    ///
-    /// In a pool that [resets on acquire](Self::reset_on_acquire) the
-    /// object is measured at release, before its reset; one over the bound
-    /// is reset there, then shrunk or dropped, so the bound holds for what
-    /// the pool keeps idle there too.
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! { static LINES: Pool<String> = Pool::new(String::new).max_bytes(1024); }
-    ///
-    /// let mut line = LINES.acquire();
-    /// line.push_str(&"x".repeat(1 << 20));
-    /// drop(line); // cleared, then shrunk from 1 MiB to 1 KiB
-    /// assert!(LINES.acquire().capacity() <= 1024);
-    /// assert_eq!(LINES.stats().shrunk, 1);
-    /// ```
-    #[must_use]
-    pub const fn max_bytes(mut self, max_bytes: usize) -> Self {
-        self.bytes.max = Some(max_bytes);
-        self
-    }
+        /// Sets the bound in bytes on what an object may hold and stay in the
+        /// pool, as [`Reset::heap_bytes`] counts it after the reset, in place
+        /// of the bound the pool learns: a released object over it is shrunk
+        /// to it ([`Reset::shrink_to_bytes`]), or dropped if its type cannot
+        /// shrink that far, and counted
+        /// ([`Stats::shrunk`](crate::Stats::shrunk),
+        /// [`Stats::dropped_oversize`](crate::Stats::dropped_oversize)). It
+        /// bounds bytes where `max_capacity` bounds elements, however deep
+        /// they are nested. A type that does not report its bytes
+        /// ([`Heap::Unreported`](crate::Heap)) is not bound.
+        ///
+        /// In a pool that [resets on acquire](Self::reset_on_acquire) the
+        /// object is measured at release, before its reset; one over the bound
+        /// is reset there, then shrunk or dropped, so the bound holds for what
+        /// the pool keeps idle there too.
+        ///
+        /// ```
+        /// use pool_core::{Pool, pool};
+        ///
+        /// pool! { static LINES: Pool<String> = Pool::new(String::new).max_bytes(1024); }
+        ///
+        /// let mut line = LINES.acquire();
+        /// line.push_str(&"x".repeat(1 << 20));
+        /// drop(line); // cleared, then shrunk from 1 MiB to 1 KiB
+        /// assert!(LINES.acquire().capacity() <= 1024);
+        /// assert_eq!(LINES.stats().shrunk, 1);
+        /// ```
+        fn max_bytes(max_bytes: usize) { bytes.max = Some(max_bytes); }
 
-    /// Whether the pool learns the bound in bytes on what its objects may
-    /// hold from what they held at release (the default, `true`), or keeps
-    /// [`DEFAULT_MAX_BYTES`] (or [`max_bytes`](Self::max_bytes), which
-    /// replaces the learned bound either way). See
-    /// [Untrusted input](crate#untrusted-input).
-    ///
-    /// ```
-    /// use pool_core::{DEFAULT_MAX_BYTES, Pool, pool};
-    ///
-    /// pool! { static BLOBS: Pool<Vec<u8>> = Pool::new(Vec::new).calibrate(false); }
-    ///
-    /// let mut blob = BLOBS.acquire();
-    /// blob.reserve(1 << 20);
-    /// drop(blob);
-    /// assert!(BLOBS.acquire().capacity() <= DEFAULT_MAX_BYTES);
-    /// ```
-    #[must_use]
-    pub const fn calibrate(mut self, calibrate: bool) -> Self {
-        self.bytes.calibrate = calibrate;
-        self
-    }
+        /// Whether the pool learns the bound in bytes on what its objects may
+        /// hold from what they held at release (the default, `true`), or keeps
+        /// [`DEFAULT_MAX_BYTES`] (or [`max_bytes`](Self::max_bytes), which
+        /// replaces the learned bound either way). See
+        /// [Untrusted input](crate#untrusted-input).
+        ///
+        /// ```
+        /// use pool_core::{DEFAULT_MAX_BYTES, Pool, pool};
+        ///
+        /// pool! { static BLOBS: Pool<Vec<u8>> = Pool::new(Vec::new).calibrate(false); }
+        ///
+        /// let mut blob = BLOBS.acquire();
+        /// blob.reserve(1 << 20);
+        /// drop(blob);
+        /// assert!(BLOBS.acquire().capacity() <= DEFAULT_MAX_BYTES);
+        /// ```
+        fn calibrate(calibrate: bool) { bytes.calibrate = calibrate; }
 
-    /// Sets a budget for the heap bytes the pool's idle objects hold
-    /// together, in its shared store and every thread's cache, as
-    /// [`Reset::heap_bytes`] counts them (Jetty's `maxHeapMemory`): a
-    /// release that would take them past `max_idle_bytes` drops its object
-    /// instead, counted in [`Stats::dropped_oversize`](crate::Stats::dropped_oversize).
-    ///
-    /// The slack, exactly: releases on different threads check the budget
-    /// at once, so the idle heap may pass it by at most one object per
-    /// thread releasing at that moment; the objects' boxes (the object's
-    /// own size and 48 bytes of padding each) are not in the budget. With
-    /// no budget (the default) the pool counts its idle bytes in each
-    /// thread's cache alone; with one, every release and acquire of an
-    /// object of a type that counts its bytes adds to one counter of the
-    /// pool (an atomic read-modify-write, a line the threads share):
-    /// the price of a bound across threads. A type that does not report
-    /// its bytes ([`Heap::Unreported`](crate::Heap)) is not held to it.
-    ///
-    /// No default budget: the bound on each object (the learned one, or
-    /// [`max_bytes`](Self::max_bytes)) already bounds the idle heap by
-    /// `(capacity + threads × thread_capacity) × bound`, and a budget
-    /// smaller than what a pool's steady load keeps idle would make it
-    /// allocate on every acquire, which no default can know (Go's
-    /// `sync.Pool` has none; Jetty's is a share of the heap, a figure a
-    /// Rust program does not have).
-    ///
-    /// ```
-    /// use pool_core::{Pool, pool};
-    ///
-    /// pool! {
-    ///     static BLOCKS: Pool<Vec<u8>> = Pool::new(Vec::new)
-    ///         .max_bytes(1 << 20)
-    ///         .max_idle_bytes(2 << 20);
-    /// }
-    ///
-    /// let held: Vec<_> = (0..4)
-    ///     .map(|_| {
-    ///         let mut block = BLOCKS.acquire();
-    ///         block.reserve_exact(1 << 20);
-    ///         block
-    ///     })
-    ///     .collect();
-    /// drop(held); // two kept, the two past the budget dropped
-    /// let stats = BLOCKS.stats();
-    /// assert_eq!((stats.idle, stats.dropped_oversize), (2, 2));
-    /// ```
-    #[must_use]
-    pub const fn max_idle_bytes(mut self, max_idle_bytes: usize) -> Self {
-        self.bytes.max_idle = Some(max_idle_bytes);
-        self
+        /// Sets a budget for the heap bytes the pool's idle objects hold
+        /// together, in its shared store and every thread's cache, as
+        /// [`Reset::heap_bytes`] counts them (Jetty's `maxHeapMemory`): a
+        /// release that would take them past `max_idle_bytes` drops its object
+        /// instead, counted in [`Stats::dropped_oversize`](crate::Stats::dropped_oversize).
+        ///
+        /// The slack, exactly: releases on different threads check the budget
+        /// at once, so the idle heap may pass it by at most one object per
+        /// thread releasing at that moment; the objects' boxes (the object's
+        /// own size and 48 bytes of padding each) are not in the budget. With
+        /// no budget (the default) the pool counts its idle bytes in each
+        /// thread's cache alone; with one, every release and acquire of an
+        /// object of a type that counts its bytes adds to one counter of the
+        /// pool (an atomic read-modify-write, a line the threads share):
+        /// the price of a bound across threads. A type that does not report
+        /// its bytes ([`Heap::Unreported`](crate::Heap)) is not held to it.
+        ///
+        /// No default budget: the bound on each object (the learned one, or
+        /// [`max_bytes`](Self::max_bytes)) already bounds the idle heap by
+        /// `(capacity + threads × thread_capacity) × bound`, and a budget
+        /// smaller than what a pool's steady load keeps idle would make it
+        /// allocate on every acquire, which no default can know (Go's
+        /// `sync.Pool` has none; Jetty's is a share of the heap, a figure a
+        /// Rust program does not have).
+        ///
+        /// ```
+        /// use pool_core::{Pool, pool};
+        ///
+        /// pool! {
+        ///     static BLOCKS: Pool<Vec<u8>> = Pool::new(Vec::new)
+        ///         .max_bytes(1 << 20)
+        ///         .max_idle_bytes(2 << 20);
+        /// }
+        ///
+        /// let held: Vec<_> = (0..4)
+        ///     .map(|_| {
+        ///         let mut block = BLOCKS.acquire();
+        ///         block.reserve_exact(1 << 20);
+        ///         block
+        ///     })
+        ///     .collect();
+        /// drop(held); // two kept, the two past the budget dropped
+        /// let stats = BLOCKS.stats();
+        /// assert_eq!((stats.idle, stats.dropped_oversize), (2, 2));
+        /// ```
+        fn max_idle_bytes(max_idle_bytes: usize) { bytes.max_idle = Some(max_idle_bytes); }
     }
 
     /// Not a method: a `PoolConfig` is a recipe, and calling `acquire` on

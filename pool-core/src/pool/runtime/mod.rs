@@ -81,7 +81,7 @@ use crate::engine::rotation;
 use crate::engine::stats::Stats;
 use crate::pool::config::{
     self, ByteBounds, Closure, Create, DEFAULT_CAPACITY, DEFAULT_THREAD_CAPACITY, PoolConfig,
-    ResetOn, Retain,
+    ResetOn, Retain, setters,
 };
 use crate::pool::guard::{Abandoned, Home, Pooled, Released};
 use crate::pool::state::{PoolState, StateRef};
@@ -158,46 +158,81 @@ impl<T: Reset + Send + 'static> Pool<T> {
 }
 
 impl<T: Reset + Send + 'static> PoolBuilder<T> {
-    /// Sets how many idle objects the shared tiers keep, as
-    /// [`PoolConfig::capacity`] does for a static pool.
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(String::new).capacity(16).build();
-    /// assert_eq!(pool.prefill(100), 16);
-    /// ```
-    #[must_use]
-    pub fn capacity(mut self, capacity: usize) -> Self {
-        self.config.capacity = capacity;
-        self
-    }
+    setters! {
+        pub;
+        /// Sets how many idle objects the shared tiers keep, as
+        /// [`PoolConfig::capacity`] does for a static pool.
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(String::new).capacity(16).build();
+        /// assert_eq!(pool.prefill(100), 16);
+        /// ```
+        fn capacity(capacity: usize) { config.capacity = capacity; }
 
-    /// Sets how many idle objects each thread's cache keeps, as
-    /// [`PoolConfig::thread_capacity`] does for a static pool.
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(String::new).thread_capacity(4).build();
-    /// drop(pool.acquire());
-    /// ```
-    #[must_use]
-    pub fn thread_capacity(mut self, thread_capacity: usize) -> Self {
-        self.config.thread_capacity = thread_capacity;
-        self
-    }
+        /// Sets how many idle objects each thread's cache keeps, as
+        /// [`PoolConfig::thread_capacity`] does for a static pool.
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(String::new).thread_capacity(4).build();
+        /// drop(pool.acquire());
+        /// ```
+        fn thread_capacity(thread_capacity: usize) { config.thread_capacity = thread_capacity; }
 
-    /// Sets the name [`pools`](crate::pools) lists the pool under (by
-    /// default, the name of `T` without module paths, `String` or
-    /// `Frame<u8>`: [the rule for every pool](crate#pool-names)). A name
-    /// made at run time can be given with `String::leak`.
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(String::new).name("lines").build();
-    /// drop(pool.acquire());
-    /// assert!(pool_core::pools().iter().any(|p| p.name() == "lines"));
-    /// ```
-    #[must_use]
-    pub fn name(mut self, name: &'static str) -> Self {
-        self.name = name;
-        self
+        /// Sets the name [`pools`](crate::pools) lists the pool under (by
+        /// default, the name of `T` without module paths, `String` or
+        /// `Frame<u8>`: [the rule for every pool](crate#pool-names)). A name
+        /// made at run time can be given with `String::leak`.
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(String::new).name("lines").build();
+        /// drop(pool.acquire());
+        /// assert!(pool_core::pools().iter().any(|p| p.name() == "lines"));
+        /// ```
+        fn name(name: &'static str) { name = name; }
+
+        /// Resets objects when they are acquired, on the acquiring thread,
+        /// instead of when they are released, as
+        /// [`PoolConfig::reset_on_acquire`] does for a static pool (which says
+        /// when to choose it, and what it gives up). Here the choice is read
+        /// from the pool on each acquire and release.
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(Vec::<u8>::new)
+        ///     .reset_on_acquire()
+        ///     .build();
+        /// let mut buf = pool.acquire();
+        /// buf.extend_from_slice(b"payload");
+        /// drop(buf); // idle as it is, not yet cleared
+        /// assert!(pool.acquire().is_empty()); // cleared when acquired
+        /// ```
+        fn reset_on_acquire() { config.reset_on = ResetOn::Acquire; }
+
+        /// Sets the bound in bytes on a kept object, as [`PoolConfig::max_bytes`].
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_bytes(4096).build();
+        /// pool.acquire().reserve(1 << 20); // released: shrunk to 4 KiB
+        /// assert_eq!(pool.stats().shrunk, 1);
+        /// ```
+        fn max_bytes(max_bytes: usize) { config.bytes.max = Some(max_bytes); }
+
+        /// Whether the pool learns its bound in bytes, as [`PoolConfig::calibrate`].
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(Vec::<u8>::new).calibrate(false).build();
+        /// pool.acquire().reserve(1 << 20); // over the cold cap: shrunk
+        /// assert!(pool.acquire().capacity() <= pool_core::DEFAULT_MAX_BYTES);
+        /// ```
+        fn calibrate(calibrate: bool) { config.bytes.calibrate = calibrate; }
+
+        /// Sets a budget for what idle objects hold, as [`PoolConfig::max_idle_bytes`].
+        ///
+        /// ```
+        /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_idle_bytes(0).build();
+        /// pool.acquire().reserve(64); // released: past the budget, dropped
+        /// assert_eq!(pool.stats().dropped_oversize, 1);
+        /// ```
+        fn max_idle_bytes(max_idle_bytes: usize) { config.bytes.max_idle = Some(max_idle_bytes); }
     }
 
     /// Sets a test every released object must pass, after its reset, to
@@ -221,66 +256,6 @@ impl<T: Reset + Send + 'static> PoolBuilder<T> {
         let test = Retain::Closure(unsafe { Closure::new(&*retain) });
         self.config.retain = Some((test, config::retains::<T> as config::RetainFn));
         self.closures.1 = Some(retain);
-        self
-    }
-
-    /// Resets objects when they are acquired, on the acquiring thread,
-    /// instead of when they are released, as
-    /// [`PoolConfig::reset_on_acquire`] does for a static pool (which says
-    /// when to choose it, and what it gives up). Here the choice is read
-    /// from the pool on each acquire and release.
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(Vec::<u8>::new)
-    ///     .reset_on_acquire()
-    ///     .build();
-    /// let mut buf = pool.acquire();
-    /// buf.extend_from_slice(b"payload");
-    /// drop(buf); // idle as it is, not yet cleared
-    /// assert!(pool.acquire().is_empty()); // cleared when acquired
-    /// ```
-    #[must_use]
-    pub fn reset_on_acquire(mut self) -> Self {
-        self.config.reset_on = ResetOn::Acquire;
-        self
-    }
-
-    /// Sets the bound in bytes on a kept object, as [`PoolConfig::max_bytes`].
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_bytes(4096).build();
-    /// pool.acquire().reserve(1 << 20); // released: shrunk to 4 KiB
-    /// assert_eq!(pool.stats().shrunk, 1);
-    /// ```
-    #[must_use]
-    pub fn max_bytes(mut self, max_bytes: usize) -> Self {
-        self.config.bytes.max = Some(max_bytes);
-        self
-    }
-
-    /// Whether the pool learns its bound in bytes, as [`PoolConfig::calibrate`].
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(Vec::<u8>::new).calibrate(false).build();
-    /// pool.acquire().reserve(1 << 20); // over the cold cap: shrunk
-    /// assert!(pool.acquire().capacity() <= pool_core::DEFAULT_MAX_BYTES);
-    /// ```
-    #[must_use]
-    pub fn calibrate(mut self, calibrate: bool) -> Self {
-        self.config.bytes.calibrate = calibrate;
-        self
-    }
-
-    /// Sets a budget for what idle objects hold, as [`PoolConfig::max_idle_bytes`].
-    ///
-    /// ```
-    /// let pool = pool_core::Pool::builder(Vec::<u8>::new).max_idle_bytes(0).build();
-    /// pool.acquire().reserve(64); // released: past the budget, dropped
-    /// assert_eq!(pool.stats().dropped_oversize, 1);
-    /// ```
-    #[must_use]
-    pub fn max_idle_bytes(mut self, max_idle_bytes: usize) -> Self {
-        self.config.bytes.max_idle = Some(max_idle_bytes);
         self
     }
 
