@@ -228,10 +228,6 @@ impl<T: Reset + Send + 'static> Pool<T> {
             let head = unsafe { share.cast::<ShareHead<T>>().as_ref() };
             // A share an acquire reaches holds the pool (`HELD`: `ThreadShare`'s
             // protocol, `crate::pool::runtime::share`).
-            debug_assert!(
-                head.lent.held(),
-                "a share reached by an acquire holds its pool"
-            );
             let value = self.take(&self.config, Some(head.cache.get()), epoch().now());
             head.lent.lend_held();
             // SAFETY: the guard is counted in the share's `lent`, and the
