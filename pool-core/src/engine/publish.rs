@@ -15,19 +15,48 @@ use crate::engine::stats::{Stats, add_named};
 /// Label naming the pool on every series: the [`PoolInfo::name`](crate::PoolInfo::name).
 const POOL: &str = "pool";
 
-// The series' names, written once for `publish` and `describe` alike.
-const CREATED: &str = "pool_objects_created_total";
-const REUSED: &str = "pool_objects_reused_total";
-const RETURNED: &str = "pool_objects_returned_total";
-const DROPPED: &str = "pool_objects_dropped_total";
-const DISCARDED: &str = "pool_objects_discarded_total";
-const REJECTED: &str = "pool_objects_rejected_total";
-const DETACHED: &str = "pool_objects_detached_total";
-const PUT: &str = "pool_objects_put_total";
-const SHRUNK: &str = "pool_objects_shrunk_total";
-const IDLE: &str = "pool_objects_idle";
-const IDLE_BYTES: &str = "pool_objects_idle_bytes";
-const IN_USE: &str = "pool_objects_in_use";
+/// The series: each a constant of its name, for `publish`, and its kind,
+/// unit and help text, which `describe` gives the recorder. Written once
+/// for both.
+macro_rules! series {
+    ($($kind:ident $name:ident = $series:literal, $unit:ident: $help:literal;)*) => {
+        $(const $name: &str = $series;)*
+
+        /// Gives the recorder each series' unit and help text.
+        fn describe() {
+            $(series!(@describe $kind $name, ::metrics::Unit::$unit, $help);)*
+        }
+    };
+    (@describe counter $($args:tt)*) => { ::metrics::describe_counter!($($args)*) };
+    (@describe gauge $($args:tt)*) => { ::metrics::describe_gauge!($($args)*) };
+}
+
+series! {
+    counter CREATED = "pool_objects_created_total", Count:
+        "Objects made by the pool's constructor: because no idle one was found, or by prefill.";
+    counter REUSED = "pool_objects_reused_total", Count:
+        "Acquires served by an idle object, by the tier it came from.";
+    counter RETURNED = "pool_objects_returned_total", Count:
+        "Objects that became idle in the pool: released by a guard, given with Pool::put, or made by prefill.";
+    counter DROPPED = "pool_objects_dropped_total", Count:
+        "Objects dropped: returned to full tiers (capacity), idle across two rotations (rotation), or over the pool's bound in bytes on release (oversize).";
+    counter SHRUNK = "pool_objects_shrunk_total", Count:
+        "Released objects over the pool's bound in bytes, shrunk to it and kept.";
+    counter DISCARDED = "pool_objects_discarded_total", Count:
+        "Objects dropped instead of returned: their guard was dropped during a panic, by Pooled::discard, or their reset panicked.";
+    counter REJECTED = "pool_objects_rejected_total", Count:
+        "Objects dropped on release because the pool's retain test refused them.";
+    counter DETACHED = "pool_objects_detached_total", Count:
+        "Objects taken out of the pool for good with Pooled::into_inner.";
+    counter PUT = "pool_objects_put_total", Count:
+        "Objects made elsewhere and given to the pool with Pool::put.";
+    gauge IDLE = "pool_objects_idle", Count:
+        "Objects idle in the pool now.";
+    gauge IDLE_BYTES = "pool_objects_idle_bytes", Bytes:
+        "Bytes the idle objects hold: their heap as Reset::heap_bytes counts it, and their boxes.";
+    gauge IN_USE = "pool_objects_in_use", Count:
+        "Objects handed out and not yet returned, discarded, rejected or detached.";
+}
 
 /// Sets every pool's series (the table is `pool_core::metrics::publish`'s).
 pub(crate) fn publish() {
@@ -109,65 +138,4 @@ pub(crate) fn raise_counters(stats: &mut Stats, mut floor: Stats) {
     for (count, floor) in stats.counters_mut().into_iter().zip(floor.counters_mut()) {
         *count = (*count).max(*floor);
     }
-}
-
-/// Gives the recorder each series' unit and help text.
-fn describe() {
-    use ::metrics::{Unit, describe_counter, describe_gauge};
-    describe_counter!(
-        CREATED,
-        Unit::Count,
-        "Objects made by the pool's constructor: because no idle one was found, or by prefill."
-    );
-    describe_counter!(
-        REUSED,
-        Unit::Count,
-        "Acquires served by an idle object, by the tier it came from."
-    );
-    describe_counter!(
-        RETURNED,
-        Unit::Count,
-        "Objects that became idle in the pool: released by a guard, given with Pool::put, or made by prefill."
-    );
-    describe_counter!(
-        DROPPED,
-        Unit::Count,
-        "Objects dropped: returned to full tiers (capacity), idle across two rotations (rotation), or over the pool's bound in bytes on release (oversize)."
-    );
-    describe_counter!(
-        SHRUNK,
-        Unit::Count,
-        "Released objects over the pool's bound in bytes, shrunk to it and kept."
-    );
-    describe_counter!(
-        DISCARDED,
-        Unit::Count,
-        "Objects dropped instead of returned: their guard was dropped during a panic, by Pooled::discard, or their reset panicked."
-    );
-    describe_counter!(
-        REJECTED,
-        Unit::Count,
-        "Objects dropped on release because the pool's retain test refused them."
-    );
-    describe_counter!(
-        DETACHED,
-        Unit::Count,
-        "Objects taken out of the pool for good with Pooled::into_inner."
-    );
-    describe_counter!(
-        PUT,
-        Unit::Count,
-        "Objects made elsewhere and given to the pool with Pool::put."
-    );
-    describe_gauge!(IDLE, Unit::Count, "Objects idle in the pool now.");
-    describe_gauge!(
-        IDLE_BYTES,
-        Unit::Bytes,
-        "Bytes the idle objects hold: their heap as Reset::heap_bytes counts it, and their boxes."
-    );
-    describe_gauge!(
-        IN_USE,
-        Unit::Count,
-        "Objects handed out and not yet returned, discarded, rejected or detached."
-    );
 }
