@@ -176,9 +176,24 @@ impl<F: ?Sized> Probe<F> {
 
 /// Declares the kinds, each a unit struct whose `reset` handles the field,
 /// and the trait that picks it, implemented for the rung of the autoref
-/// ladder (`$probe`) of the field types it takes (`[$bounds]`).
+/// ladder (`$probe`) of the field types it takes (`[$bounds]`); and the
+/// kind's `reset` on those types, `|field, pass| body`, unless written out
+/// (`Unresettable`'s, whose bound is the field's error message).
 macro_rules! kinds {
-    ($($(#[$doc:meta])* $kind:ident, $choice:ident for $probe:ty [$($bounds:tt)*];)*) => {$(
+    () => {};
+    ($(#[$doc:meta])* $kind:ident, $choice:ident for $probe:ty [$($bounds:tt)*]
+        $(#[$reset_doc:meta])* |$field:ident, $pass:ident| $body:expr; $($rest:tt)*) => {
+        impl $kind {
+            $(#[$reset_doc])*
+            #[inline]
+            pub fn reset<F>(self, $field: &mut F, $pass: &mut Pass<'_>) where F: ?Sized, $($bounds)* {
+                $body
+            }
+        }
+
+        kinds!($(#[$doc])* $kind, $choice for $probe [$($bounds)*]; $($rest)*);
+    };
+    ($(#[$doc:meta])* $kind:ident, $choice:ident for $probe:ty [$($bounds:tt)*]; $($rest:tt)*) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy)]
         pub struct $kind;
@@ -193,41 +208,54 @@ macro_rules! kinds {
         }
 
         impl<F: ?Sized> $choice for $probe where $($bounds)* {}
-    )*};
+
+        kinds!($($rest)*);
+    };
 }
 
 kinds! {
     /// A `Reset + Clone + PartialEq` field: compared, copied back when it
     /// differs.
-    CloneEq, KindCloneEq for &&&&&&Probe<F> [F: Reset + Clone + PartialEq];
+    CloneEq, KindCloneEq for &&&&&&Probe<F> [F: Reset + Clone + PartialEq]
+        /// Resets the field with its type's [`Reset`]; in a probe, records
+        /// whether a reset copy of it is unequal to it; in a restore, copies
+        /// it back if it is.
+        |field, pass| if pass.is_clear() { field.reset() } else { pass_eq(field, pass) };
     /// A `Reset + Clone` field without `PartialEq`: always copied back.
-    CloneOnly, KindCloneOnly for &&&&&Probe<F> [F: Reset + Clone];
+    CloneOnly, KindCloneOnly for &&&&&Probe<F> [F: Reset + Clone]
+        /// Resets the field with its type's [`Reset`]; in a probe, records
+        /// that it differs: without `PartialEq` it cannot be told apart from
+        /// its reset value, so it is always copied back.
+        |field, pass| if !pass.copy(field, |_| true) { field.reset() };
     /// A `Clone` field without `Reset`: always copied back, never reset.
-    Copied, KindCopied for &&&&Probe<F> [F: Clone];
+    Copied, KindCopied for &&&&Probe<F> [F: Clone]
+        /// Nothing: the field has no reset of its own. In a probe, records
+        /// that it differs: its only value is the constructor's, copied back
+        /// on every reset.
+        |field, pass| { let _ = pass.copy(field, |_| true); };
     /// A wrapper of `Reset + Clone + PartialEq + Sync` contents: compared,
     /// copied back when they differ (`contents`).
-    ContentsEq, KindContentsEq for &&&Probe<F> [F: Contents<Inner: Reset + Clone + PartialEq + Sync>];
+    ContentsEq, KindContentsEq for &&&Probe<F> [F: Contents<Inner: Reset + Clone + PartialEq + Sync>]
+        /// Resets the contents with their [`Reset`]; in a probe, records
+        /// whether a reset copy of them is unequal to them; in a restore,
+        /// copies them back if so.
+        |field, pass| {
+            let contents = field.contents();
+            if pass.is_clear() { contents.reset() } else { pass_eq(contents, pass) }
+        };
     /// A wrapper of `Clone + Sync` contents without `Reset` or `PartialEq`:
     /// always copied back (`contents`).
-    ContentsCopied, KindContentsCopied for &&Probe<F> [F: Contents<Inner: Clone + Sync>];
+    ContentsCopied, KindContentsCopied for &&Probe<F> [F: Contents<Inner: Clone + Sync>]
+        /// As [`Copied`] for the contents: always copied back from the
+        /// template, never reset.
+        |field, pass| Copied.reset(field.contents(), pass);
     /// A `Reset` field that is not `Clone`: its `Reset` is trusted.
-    Trusted, KindTrusted for &Probe<F> [F: Reset];
+    Trusted, KindTrusted for &Probe<F> [F: Reset]
+        /// Resets the field with its type's [`Reset`], which is trusted: a
+        /// probe records that it never differs.
+        |field, pass| if pass.uncopied() { field.reset() };
     /// A field with neither: its `reset` is a compile error at the field.
     Unresettable, KindUnresettable for Probe<F> [];
-}
-
-impl CloneEq {
-    /// Resets the field with its type's [`Reset`]; in a probe, records
-    /// whether a reset copy of it is unequal to it; in a restore, copies it
-    /// back if it is.
-    #[inline]
-    pub fn reset<F: Reset + Clone + PartialEq>(self, field: &mut F, pass: &mut Pass<'_>) {
-        if pass.is_clear() {
-            field.reset();
-        } else {
-            pass_eq(field, pass);
-        }
-    }
 }
 
 /// [`CloneEq::reset`] in a probe or a restore (and `ContentsEq`'s, for
@@ -242,69 +270,6 @@ pub(super) fn pass_eq<F: Reset + Clone + PartialEq>(field: &mut F, pass: &mut Pa
     };
     if !pass.copy(field, differs) {
         field.reset();
-    }
-}
-
-impl CloneOnly {
-    /// Resets the field with its type's [`Reset`]; in a probe, records
-    /// that it differs: without `PartialEq` it cannot be told apart from
-    /// its reset value, so it is always copied back.
-    #[inline]
-    pub fn reset<F: Reset + Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
-        if !pass.copy(field, |_| true) {
-            field.reset();
-        }
-    }
-}
-
-impl Copied {
-    /// Nothing: the field has no reset of its own. In a probe, records
-    /// that it differs: its only value is the constructor's, copied back
-    /// on every reset.
-    #[inline]
-    pub fn reset<F: Clone>(self, field: &mut F, pass: &mut Pass<'_>) {
-        let _ = pass.copy(field, |_| true);
-    }
-}
-
-impl ContentsEq {
-    /// Resets the contents with their [`Reset`]; in a probe, records
-    /// whether a reset copy of them is unequal to them; in a restore,
-    /// copies them back if so.
-    #[inline]
-    pub fn reset<F: Contents>(self, field: &mut F, pass: &mut Pass<'_>)
-    where
-        F::Inner: Reset + Clone + PartialEq + Sync,
-    {
-        let contents = field.contents();
-        if pass.is_clear() {
-            contents.reset();
-        } else {
-            pass_eq(contents, pass);
-        }
-    }
-}
-
-impl ContentsCopied {
-    /// As [`Copied`] for the contents: always copied back from the
-    /// template, never reset.
-    #[inline]
-    pub fn reset<F: Contents>(self, field: &mut F, pass: &mut Pass<'_>)
-    where
-        F::Inner: Clone + Sync,
-    {
-        Copied.reset(field.contents(), pass);
-    }
-}
-
-impl Trusted {
-    /// Resets the field with its type's [`Reset`], which is trusted: a
-    /// probe records that it never differs.
-    #[inline]
-    pub fn reset<F: Reset + ?Sized>(self, field: &mut F, pass: &mut Pass<'_>) {
-        if pass.uncopied() {
-            field.reset();
-        }
     }
 }
 
