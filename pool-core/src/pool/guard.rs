@@ -8,6 +8,7 @@
 //! on [`Home`]: the guard holds no reference count and knows no pool type.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
@@ -48,14 +49,16 @@ pub struct Released<T>(pub(crate) Boxed<T>);
 
 /// What a guard that does not give its object back hands its home, as
 /// [`Home::abandon`] takes it.
-pub(crate) struct Abandoned<T>(pub(crate) Option<Boxed<T>>);
+/// The object is erased already (a `Boxed<T>` of the home's `T`): every
+/// pool gives it to the one `abandon` (`PoolCore::abandon`).
+pub(crate) struct Abandoned<T>(Option<Erased>, PhantomData<fn() -> T>);
 
-impl<T: Send> Abandoned<T> {
+impl<T> Abandoned<T> {
     /// The object, erased, for the pools' one `abandon`
     /// (`PoolCore::abandon`).
     #[inline]
     pub(crate) fn erase(self) -> Option<Erased> {
-        self.0.map(Erased::new)
+        self.0
     }
 }
 
@@ -137,11 +140,11 @@ impl<T: Reset + Send + 'static> Pooled<T> {
 
     /// Gives the guard up through its home's `abandon`.
     #[inline]
-    fn abandon(home: NonNull<Home<T>>, value: Option<Boxed<T>>) {
+    fn abandon(home: NonNull<Home<T>>, value: Option<Erased>) {
         // SAFETY: valid until this call (`Home`'s invariant); the function
         // pointer is copied out before the call.
         let abandon = unsafe { home.as_ref() }.abandon;
-        abandon(home, Abandoned(value));
+        abandon(home, Abandoned(value, PhantomData));
     }
 
     /// Takes the object out of the pool for good: it will not be reset or
@@ -189,7 +192,7 @@ impl<T: Reset + Send + 'static> Pooled<T> {
         // SAFETY: as in `into_inner`: initialized, taken once, and `drop`
         // is suppressed by the `ManuallyDrop`.
         let value = unsafe { ManuallyDrop::take(&mut this.value) };
-        Self::abandon(this.home, Some(value));
+        Self::abandon(this.home, Some(Erased::new(value)));
     }
 }
 
@@ -204,7 +207,7 @@ impl<T: Reset + Send + 'static> Drop for Pooled<T> {
         // most once, so nothing reads the field after this.
         let value = unsafe { ManuallyDrop::take(&mut self.value) };
         if panicking {
-            Self::abandon(self.home, Some(value));
+            Self::abandon(self.home, Some(Erased::new(value)));
         } else {
             // SAFETY: valid until this call (`Home`'s invariant); the
             // function pointer is copied out before the call.

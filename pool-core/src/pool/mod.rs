@@ -266,16 +266,18 @@ impl<T: Reset + Send + 'static> Pool<T> {
         cache: Option<&RawCache>,
         now: u64,
     ) -> Boxed<T> {
-        let Some(cache) = cache else {
-            return self.miss(None, now);
+        // One miss for both ways to find nothing: no cache, or an empty one.
+        let found = match cache {
+            Some(cache) => cache.pop(now),
+            None => None,
         };
-        let Some(mut value) = cache.pop(now) else {
-            return self.miss(Some(cache), now);
+        let (Some(cache), Some(mut value)) = (cache, found) else {
+            return self.miss(cache, now);
         };
-        let steps = Self::steps(config);
         // Constants in a `pool!` static: a type that reports no bytes, in
         // a pool that resets on release, takes no more step.
-        if steps.0.is_some() || steps.1.is_some() {
+        if const { T::HEAP.is_counted() } || config.reset_on == ResetOn::Acquire {
+            let steps = Self::steps(config);
             // With a budget, the bytes are the pool's own counter's.
             let counter = match config.bytes.max_idle {
                 Some(_) => None,
@@ -301,7 +303,7 @@ impl<T: Reset + Send + 'static> Pool<T> {
             ResetOn::Release => None,
         };
         // A constant: a type that reports no bytes is never measured.
-        let heap = match T::HEAP.is_counted() {
+        let heap = match const { T::HEAP.is_counted() } {
             true => Some(config::heap::<T> as HeapFn),
             false => None,
         };
@@ -366,11 +368,8 @@ impl<T: Reset + Send + 'static> Pool<T> {
             value.reset();
         }
         // A constant: a type that reports no bytes is never measured.
-        let held = if T::HEAP.is_counted() {
-            value.heap_bytes()
-        } else {
-            0
-        };
+        let counted = const { T::HEAP.is_counted() };
+        let held = if counted { value.heap_bytes() } else { 0 };
         std::mem::forget(on_unwind);
         // Erased from here on: nothing below unwinds with the object (the
         // cold paths hold it themselves), so no cleanup is compiled for it.
@@ -385,10 +384,10 @@ impl<T: Reset + Send + 'static> Pool<T> {
         };
         // Constants in a `pool!` static: a type that reports no bytes, in a
         // pool with no `retain`, is kept as it is.
-        if !T::HEAP.is_counted() && retain.is_none() {
+        if !counted && retain.is_none() {
             return Some(Prepared { value, bytes: None });
         }
-        let bytes = match T::HEAP.is_counted() {
+        let bytes = match counted {
             true => Some((held, Self::steps(config).0, config::shrink::<T> as ShrinkFn)),
             false => None,
         };
