@@ -10,7 +10,7 @@
 use std::ptr::NonNull;
 
 use crate::engine::bytes::COLD_CAP;
-use crate::engine::cache::{Held, RawCache, take_shared};
+use crate::engine::cache::{RawCache, take_shared};
 use crate::engine::core::PoolCore;
 use crate::engine::erased::Erased;
 use crate::pool::config::{ByteBounds, MakeFn, ResetFn, RetainFn, ShrinkFn};
@@ -77,17 +77,16 @@ pub(super) unsafe fn over_bound(
         None if bounds.calibrate => core.calibration.usual(),
         None => COLD_CAP,
     };
-    let held = Held(Some(value), core, false);
-    let kept = held.0.as_ref().map_or(0, |value| {
-        // SAFETY: the caller's promise; the object is this call's alone.
-        unsafe {
-            if let Some(reset) = reset {
-                reset(value.as_ptr());
-            }
-            shrink(value.as_ptr(), budget)
+    // SAFETY: forgotten below; an unwind leaves `value` to it.
+    let on_unwind = unsafe { DiscardOnUnwind::new(core, &value, false) };
+    // SAFETY: the caller's promise; the object is this call's alone.
+    let kept = unsafe {
+        if let Some(reset) = reset {
+            reset(value.as_ptr());
         }
-    });
-    let value = held.into_inner().expect("held until here");
+        shrink(value.as_ptr(), budget)
+    };
+    std::mem::forget(on_unwind);
     if kept <= bounds.bound(core) {
         core.count_shrunk();
         return Some((value, kept));
@@ -112,17 +111,52 @@ pub(super) unsafe fn keep_if(
     value: Erased,
     (retains, retain): (RetainFn, NonNull<()>),
 ) -> Option<Erased> {
-    let held = Held(Some(value), core, false);
+    // SAFETY: forgotten below; an unwind leaves `value` to it.
+    let on_unwind = unsafe { DiscardOnUnwind::new(core, &value, false) };
     // SAFETY: the caller's promise; the object is this call's alone.
-    let keep = held
-        .0
-        .as_ref()
-        .is_some_and(|value| unsafe { retains(retain, value.as_ptr()) });
-    let value = held.into_inner().expect("held until here");
+    let keep = unsafe { retains(retain, value.as_ptr()) };
+    std::mem::forget(on_unwind);
     if keep {
         return Some(value);
     }
     core.reject();
     core.shared.destroy(value, false);
     None
+}
+
+/// An erased object lent to user code (its `heap_bytes`, a reset, a
+/// shrink, a `retain` test):
+/// discarded, counted, if dropped, as the unwind of a panic in that code
+/// drops it (`idle`: its bytes are still counted idle); forgotten once the
+/// code has returned, so it costs nothing unless that code panics.
+pub(super) struct DiscardOnUnwind<'a> {
+    core: &'a PoolCore,
+    value: NonNull<u8>,
+    idle: bool,
+}
+
+impl<'a> DiscardOnUnwind<'a> {
+    /// The guard of `value`, of the pool whose core is `core`.
+    ///
+    /// # Safety
+    ///
+    /// The guard is forgotten unless a panic unwinds through it, and then
+    /// nothing uses `value` after it.
+    #[inline]
+    pub(super) unsafe fn new(core: &'a PoolCore, value: &Erased, idle: bool) -> Self {
+        DiscardOnUnwind {
+            core,
+            value: value.as_ptr(),
+            idle,
+        }
+    }
+}
+
+impl Drop for DiscardOnUnwind<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the object the guard was made for, which the code that
+        // panicked held and nothing uses after the unwind.
+        let value = unsafe { Erased::from_ptr(self.value) };
+        self.core.discard(value, self.idle);
+    }
 }

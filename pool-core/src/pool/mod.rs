@@ -43,7 +43,7 @@ use crate::engine::stats::Stats;
 use crate::reset::Reset;
 use crate::sync::{AtomicU64, LocalKey, Ordering};
 use config::{ByteBounds, HeapFn, PoolConfig, ResetFn, ResetOn, RetainFn, ShrinkFn};
-use erased_paths::{keep_if, over_bound, take_missed};
+use erased_paths::{DiscardOnUnwind, keep_if, over_bound, take_missed};
 use guard::{Abandoned, Home, Pooled, Released};
 use runtime::threads::ShareHead;
 use state::StateRef;
@@ -621,42 +621,6 @@ struct CountOnUnwind<'a>(&'a AtomicU64);
 impl Drop for CountOnUnwind<'_> {
     fn drop(&mut self) {
         self.0.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// An erased object lent to user code (its `heap_bytes`, a reset):
-/// discarded, counted, if dropped, as the unwind of a panic in that code
-/// drops it (`idle`: its bytes are still counted idle); forgotten once the
-/// code has returned, so it costs nothing unless that code panics.
-struct DiscardOnUnwind<'a> {
-    core: &'a PoolCore,
-    value: NonNull<u8>,
-    idle: bool,
-}
-
-impl<'a> DiscardOnUnwind<'a> {
-    /// The guard of `value`, of the pool whose core is `core`.
-    ///
-    /// # Safety
-    ///
-    /// The guard is forgotten unless a panic unwinds through it, and then
-    /// nothing uses `value` after it.
-    #[inline]
-    unsafe fn new(core: &'a PoolCore, value: &Erased, idle: bool) -> Self {
-        DiscardOnUnwind {
-            core,
-            value: value.as_ptr(),
-            idle,
-        }
-    }
-}
-
-impl Drop for DiscardOnUnwind<'_> {
-    fn drop(&mut self) {
-        // SAFETY: the object the guard was made for, which the code that
-        // panicked held and nothing uses after the unwind.
-        let value = unsafe { Erased::from_ptr(self.value) };
-        self.core.discard(value, self.idle);
     }
 }
 

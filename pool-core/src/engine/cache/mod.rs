@@ -377,7 +377,7 @@ pub(crate) fn take_shared(core: &PoolCore, cache: Option<&RawCache>, now: u64) -
     };
     // This acquire's from here on: if a destructor in `dead` panics, the
     // unwind drops it as a guard, counted as discarded, not lost.
-    let held = Held(found, core, true);
+    let held = Held(found, core);
     drop(dead);
     held.into_inner()
 }
@@ -404,20 +404,15 @@ pub(crate) fn put_shared(core: &PoolCore, cache: Option<&RawCache>, value: Erase
     }
 }
 
-/// An object taken but not yet handed out (by an acquire, or to user code:
-/// a reset, a `retain` test); discarded if dropped before
-/// [`Held::into_inner`], so that a panic on the way counts it, not loses it.
-/// The flag says whether the object was idle (counted in the pool's idle
-/// bytes: taken from the store for an acquire) or not (a released object
-/// before it is filed).
-pub(crate) struct Held<'a>(
-    pub(crate) Option<Erased>,
-    pub(crate) &'a PoolCore,
-    pub(crate) bool,
-);
+/// An object an acquire took from the store ([`take_shared`]) but has not
+/// yet handed out; discarded if dropped before [`Held::into_inner`], its
+/// bytes counted as idle, so that a panic on the way counts it, not loses
+/// it. (User code lent an object is guarded by `crate::pool`'s
+/// `DiscardOnUnwind`.)
+struct Held<'a>(Option<Erased>, &'a PoolCore);
 
 impl Held<'_> {
-    pub(crate) fn into_inner(mut self) -> Option<Erased> {
+    fn into_inner(mut self) -> Option<Erased> {
         self.0.take()
     }
 }
@@ -425,7 +420,7 @@ impl Held<'_> {
 impl Drop for Held<'_> {
     fn drop(&mut self) {
         if let Some(value) = self.0.take() {
-            self.1.discard(value, self.2);
+            self.1.discard(value, true);
         }
     }
 }
